@@ -1,0 +1,78 @@
+/**
+ * Reads and validates the reference data in data/. Used at the edges (CLI, worker, API, tests);
+ * the engine itself never touches the file system.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { z } from 'zod';
+import {
+  brandFileSchema,
+  intermediariesSchema,
+  locationsSchema,
+  mccMapSchema,
+  rulesSchema,
+  taxonomySchema,
+  type Brand,
+  type ReferenceData,
+} from './schemas.js';
+
+export const DEFAULT_DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'data');
+
+export class DataFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`invalid data file ${file}:\n  ${problems.join('\n  ')}`);
+    this.name = 'DataFileError';
+  }
+}
+
+export function loadReferenceData(dir: string = DEFAULT_DATA_DIR): ReferenceData {
+  const digest = createHash('sha256');
+  const read = <S extends z.ZodType>(file: string, schema: S): z.output<S> => {
+    const path = join(dir, file);
+    const text = readFileSync(path, 'utf8');
+    digest.update(file).update(text);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (err) {
+      throw new DataFileError(path, [(err as Error).message]);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new DataFileError(
+        path,
+        parsed.error.issues.slice(0, 20).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+      );
+    }
+    return parsed.data;
+  };
+
+  const taxonomy = read('taxonomy.json', taxonomySchema);
+  const mccMap = read('mcc-map.json', mccMapSchema);
+  const intermediaries = read('intermediaries.json', intermediariesSchema);
+  const rules = read('rules.json', rulesSchema);
+  const locations = read('locations.json', locationsSchema);
+  const brands: Brand[] = [];
+  for (const file of brandFiles(dir)) brands.push(...read(join('brands', file), brandFileSchema).brands);
+
+  return {
+    taxonomy,
+    brands,
+    mccMap,
+    intermediaries,
+    rules,
+    locations,
+    version: `${taxonomy.version}+${digest.digest('hex').slice(0, 12)}`,
+  };
+}
+
+export function brandFiles(dir: string = DEFAULT_DATA_DIR): string[] {
+  return readdirSync(join(dir, 'brands'))
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+}

@@ -1,0 +1,160 @@
+/**
+ * Schemas of the reference data files in data/. The files are versioned; these schemas are the
+ * contract a data change must keep, and test/unit/data/ checks every file against them.
+ */
+import { z } from 'zod';
+
+const subCategoryId = z.string().regex(/^\d{1,2}-\d{1,2}$/, 'sub-category id like "4-2"');
+const mcc = z.string().regex(/^\d{4}$/, 'four-digit MCC');
+const country = z.string().regex(/^([A-Z]{2}|\*)$/, 'ISO 3166-1 alpha-2 code or "*"');
+const slug = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lowercase slug');
+const arabic = z.string().regex(/[\u0600-\u06ff]/, 'Arabic script');
+
+export const taxonomySchema = z.object({
+  version: z.string(),
+  source: z.string().optional(),
+  categories: z
+    .array(
+      z.object({
+        id: z.string().regex(/^\d{1,2}$/),
+        name: z.string().min(1),
+        name_ar: arabic,
+        sub_categories: z
+          .array(z.object({ id: subCategoryId, name: z.string().min(1), name_ar: arabic }))
+          .min(1),
+      }),
+    )
+    .min(1),
+});
+export type Taxonomy = z.infer<typeof taxonomySchema>;
+
+const brandFields = {
+  id: z.number().int().positive(),
+  slug,
+  name: z.string().min(1),
+  name_ar: arabic,
+  name_ar_source: z.enum(['official', 'transliteration']),
+  website: z.url().optional(),
+  sub_category_id: subCategoryId,
+  aliases: z.array(z.string().min(1)).min(1),
+  subscription: z.boolean(),
+};
+
+export const productLineSchema = z.object({
+  ...brandFields,
+  mccs: z.array(mcc).optional(),
+});
+export type ProductLine = z.infer<typeof productLineSchema>;
+
+export const brandSchema = z.object({
+  ...brandFields,
+  logo: z.string().regex(/^brands\/[a-z0-9-]+\.png$/, 'relative path brands/<slug>.png'),
+  weak_aliases: z.array(z.string().min(1)).default([]),
+  mccs: z.array(mcc).default([]),
+  countries: z.array(country).min(1),
+  product_lines: z.array(productLineSchema).optional(),
+});
+export type Brand = z.infer<typeof brandSchema>;
+
+export const brandFileSchema = z.object({
+  piece: z.string(),
+  brands: z.array(brandSchema),
+});
+export type BrandFile = z.infer<typeof brandFileSchema>;
+
+export const mccMapSchema = z.object({
+  version: z.string(),
+  source: z.string().optional(),
+  map: z.record(mcc, z.object({ sub_category_id: subCategoryId, description: z.string() })),
+});
+export type MccMap = z.infer<typeof mccMapSchema>;
+
+export const intermediariesSchema = z.object({
+  version: z.string(),
+  intermediaries: z.array(
+    z.object({
+      id: slug,
+      name: z.string().min(1),
+      kind: z.enum(['processor', 'wallet', 'marketplace', 'gateway']),
+      /** Descriptor prefixes, matched on folded tokens at the start of the text. */
+      prefixes: z.array(z.string().min(1)).min(1),
+      /**
+       * What the intermediary is when no merchant stands behind it (e.g. `APPLE.COM/BILL` alone is
+       * Apple services): a brand slug, else null.
+       */
+      fallback_brand: slug.nullable(),
+    }),
+  ),
+});
+export type Intermediaries = z.infer<typeof intermediariesSchema>;
+
+const ruleKind = z.enum([
+  'salary',
+  'pension',
+  'atm_withdrawal',
+  'atm_deposit',
+  'bank_fee',
+  'interest',
+  'card_payment',
+  'loan_mortgage',
+  'loan_car',
+  'loan_student',
+  'loan_personal',
+  'loan_other',
+  'refund',
+  'transfer',
+  'remittance',
+  'cheque',
+  'tax',
+  'cash_advance',
+  'dividend',
+  'insurance_claim',
+  'currency_exchange',
+  'deposit',
+]);
+export type RuleKind = z.infer<typeof ruleKind>;
+
+export const rulesSchema = z.object({
+  version: z.string(),
+  /** Phrases that mark non-merchant transactions (salary, ATM, fees, transfers, ...). */
+  patterns: z.array(
+    z.object({
+      kind: ruleKind,
+      phrases: z.array(z.string().min(1)).min(1),
+      direction: z.enum(['DEBIT', 'CREDIT']).optional(),
+    }),
+  ),
+  /** Words that suggest a sub-category for merchants with no brand and no MCC. */
+  keywords: z.array(
+    z.object({
+      sub_category_id: subCategoryId,
+      words: z.array(z.string().min(1)).min(1),
+    }),
+  ),
+  /** Words printed around merchant names that are never part of them (POS, PURCHASE, ...). */
+  noise_words: z.array(z.string().min(1)),
+});
+export type Rules = z.infer<typeof rulesSchema>;
+
+export const locationsSchema = z.object({
+  version: z.string(),
+  /** Country names and codes (alpha-2 and alpha-3) printed at the end of descriptors. */
+  countries: z.array(z.string().min(1)),
+  /** Cities and regions, in English and Arabic, possibly several words. */
+  cities: z.array(z.string().min(1)),
+  /** US and Canadian state and province codes, only stripped after a city. */
+  regions: z.array(z.string().min(1)),
+});
+export type Locations = z.infer<typeof locationsSchema>;
+
+/** Everything the engine needs from data/, already validated. */
+export interface ReferenceData {
+  readonly taxonomy: Taxonomy;
+  readonly brands: readonly Brand[];
+  readonly mccMap: MccMap;
+  readonly intermediaries: Intermediaries;
+  readonly rules: Rules;
+  readonly locations: Locations;
+  /** A digest of all files, reported with every outcome as the catalog version. */
+  readonly version: string;
+}

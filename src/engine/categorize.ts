@@ -1,0 +1,226 @@
+/**
+ * Decides the sub-category, in a fixed order: the bank's own flags, then non-merchant patterns
+ * (salary, ATM, fees, transfers, loans...), then the brand, then the MCC, then keywords, then
+ * Miscellaneous. Refunds keep the merchant's category.
+ */
+import type { RuleKind } from '../data/schemas.js';
+import type { TokenMatch } from './automaton.js';
+import type { BrandMatch } from './match.js';
+import type { NormalizedText } from './normalize.js';
+import type { KeywordRef, PatternRef, Snapshot } from './snapshot.js';
+
+export type Direction = 'DEBIT' | 'CREDIT';
+
+export interface CategoryDecision {
+  readonly sub_category_id: string;
+  readonly confidence: number;
+  readonly reason: string;
+  /** The non-merchant rule that decided, if one did: such rows carry no brand. */
+  readonly rule: RuleKind | 'self_transfer' | null;
+  readonly refund: boolean;
+}
+
+export interface CategorizeInput {
+  readonly direction: Direction;
+  readonly is_transfer: boolean;
+  readonly is_self_transaction: boolean;
+  readonly mcc: string;
+  readonly text: NormalizedText;
+  readonly brand: BrandMatch | null;
+  /** A sub-category learned from feedback for this merchant, if any. */
+  readonly learnedSubCategory: string | null;
+}
+
+/** Kinds in the order they win when several phrases are present. */
+const PRIORITY: readonly RuleKind[] = [
+  'salary',
+  'pension',
+  'card_payment',
+  'atm_deposit',
+  'atm_withdrawal',
+  'cash_advance',
+  'loan_mortgage',
+  'loan_car',
+  'loan_student',
+  'loan_personal',
+  'insurance_claim',
+  'dividend',
+  'bank_fee',
+  'remittance',
+  'currency_exchange',
+  'cheque',
+  'transfer',
+  'loan_other',
+  'tax',
+  'interest',
+  'deposit',
+  'refund',
+];
+
+/** Rules a matched non-financial brand overrides (`GEMS SCHOOL FEES` is a school, not a bank fee). */
+const BRAND_OVERRIDES = new Set<RuleKind>(['bank_fee', 'interest', 'loan_other', 'tax', 'cheque', 'deposit']);
+
+/** Categories whose brands are themselves financial counterparties. */
+const FINANCIAL_CATEGORIES = new Set(['1', '9', '14', '15', '21']);
+
+export function categorize(input: CategorizeInput, snapshot: Snapshot): CategoryDecision {
+  const { direction } = input;
+  const inward = direction === 'CREDIT';
+  if (input.is_self_transaction) {
+    return decided(inward ? '14-4' : '15-1', 0.98, 'flag:is_self_transaction', 'self_transfer');
+  }
+
+  const found = findPatterns(input.text, direction, snapshot);
+  const has = (k: RuleKind): PatternRef | undefined => found.get(k);
+  const brandCategory = input.brand ? categoryOf(input.brand.brand.sub_category_id) : null;
+  const brandIsMerchant = brandCategory !== null && !FINANCIAL_CATEGORIES.has(brandCategory);
+
+  // Salary and pension arrive as transfers; the flag must not hide them.
+  for (const kind of ['salary', 'pension'] as const) {
+    const p = has(kind);
+    if (p && inward) return decided(kind === 'salary' ? '8-2' : '8-1', 0.95, `pattern:${kind}:"${p.phrase}"`, kind);
+  }
+
+  if (input.is_transfer) {
+    const remittance = has('remittance') ?? (input.brand?.brand.sub_category_id === '15-3' ? input.brand : undefined);
+    if (remittance) return decided(inward ? '14-5' : '15-3', 0.95, 'flag:is_transfer+remittance', 'remittance');
+    return decided(inward ? '14-3' : '15-2', 0.95, 'flag:is_transfer', 'transfer');
+  }
+
+  let refund = false;
+  for (const kind of PRIORITY) {
+    const p = has(kind);
+    if (!p) continue;
+    if (kind === 'refund') {
+      refund = true;
+      continue;
+    }
+    if (brandIsMerchant && BRAND_OVERRIDES.has(kind)) continue;
+    const sub = subCategoryForRule(kind, direction, input);
+    if (sub) return decided(sub, 0.9, `pattern:${kind}:"${p.phrase}"`, kind);
+  }
+
+  if (input.learnedSubCategory) {
+    return decided(input.learnedSubCategory, 0.97, 'learned:merchant', null, refund);
+  }
+  if (input.brand) {
+    const b = input.brand;
+    return decided(
+      b.brand.sub_category_id,
+      Math.min(0.97, b.confidence),
+      `brand:${b.brand.slug}`,
+      null,
+      refund,
+    );
+  }
+  const fromMcc = input.mcc ? snapshot.mcc.get(input.mcc) : undefined;
+  if (fromMcc) return decided(fromMcc, 0.8, `mcc:${input.mcc}`, null, refund);
+
+  const keyword = findKeyword(input.text, snapshot);
+  if (keyword) return decided(keyword.sub_category_id, 0.6, `keyword:"${keyword.word}"`, null, refund);
+
+  if (input.text.locationOnly && !inward) {
+    // Bank SMS texts for cash withdrawals print the ATM's location where a merchant would be.
+    return decided('2-1', 0.5, 'location-only:atm', 'atm_withdrawal');
+  }
+  if (inward && !refund) return decided('14-7', 0.4, 'fallback:credit', null);
+  return decided('20-1', 0.2, 'fallback:miscellaneous', null, refund);
+}
+
+function subCategoryForRule(kind: RuleKind, direction: Direction, input: CategorizeInput): string | null {
+  const inward = direction === 'CREDIT';
+  switch (kind) {
+    case 'salary':
+    case 'pension':
+      return null; // only inward, handled above
+    case 'card_payment':
+      return '9-5';
+    case 'atm_deposit':
+      return '2-2';
+    case 'atm_withdrawal':
+      return inward ? '2-3' : '2-1';
+    case 'cash_advance':
+      return '14-1';
+    case 'loan_mortgage':
+      return inward ? '14-1' : '9-1';
+    case 'loan_car':
+      return inward ? '14-1' : '9-2';
+    case 'loan_student':
+      return inward ? '14-1' : '9-4';
+    case 'loan_personal':
+      return inward ? '14-1' : '9-3';
+    case 'loan_other':
+      return inward ? null : '9-6';
+    case 'insurance_claim':
+      return '14-6';
+    case 'dividend':
+      return '8-3';
+    case 'bank_fee':
+      return '1-1';
+    case 'remittance':
+      return inward ? '14-5' : '15-3';
+    case 'currency_exchange':
+      return '21-1';
+    case 'cheque':
+      return inward ? '14-2' : '15-4';
+    case 'transfer':
+      return inward ? '14-3' : '15-2';
+    case 'tax':
+      return inward ? '8-6' : '5-1';
+    case 'interest':
+      return inward ? '8-4' : '1-1';
+    case 'deposit':
+      return input.brand ? null : '14-2';
+    case 'refund':
+      return null;
+  }
+}
+
+/** The strongest phrase of each kind present, respecting each phrase's direction. */
+function findPatterns(text: NormalizedText, direction: Direction, snapshot: Snapshot): Map<RuleKind, PatternRef> {
+  const found = new Map<RuleKind, PatternRef>();
+  const consider = (matches: TokenMatch<PatternRef>[]): void => {
+    // Where phrases overlap, the longer one speaks (`atm deposit` over `atm`).
+    const covered = longestCover(matches);
+    for (const m of covered) {
+      const p = m.value;
+      if (p.direction && p.direction !== direction) continue;
+      const prev = found.get(p.kind);
+      if (!prev || p.tokens > prev.tokens) found.set(p.kind, p);
+    }
+  };
+  consider(snapshot.patterns.search(text.tokens));
+  if (text.merchantTokens.length > 0) consider(snapshot.patterns.search(text.merchantTokens));
+  return found;
+}
+
+function findKeyword(text: NormalizedText, snapshot: Snapshot): KeywordRef | null {
+  const words = text.merchantTokens.length > 0 ? text.merchantTokens : text.tokens.slice(...text.segment);
+  const matches = longestCover(snapshot.keywords.search(words));
+  let best: TokenMatch<KeywordRef> | null = null;
+  for (const m of matches) {
+    if (!best || m.value.tokens > best.value.tokens) best = m;
+  }
+  return best?.value ?? null;
+}
+
+/** Drops matches contained in a longer overlapping match. */
+function longestCover<T extends { readonly tokens: number }>(matches: TokenMatch<T>[]): TokenMatch<T>[] {
+  return matches.filter(
+    (m) => !matches.some((o) => o !== m && o.start <= m.start && o.end >= m.end && o.end - o.start > m.end - m.start),
+  );
+}
+
+function categoryOf(subCategoryId: string): string {
+  return subCategoryId.slice(0, subCategoryId.indexOf('-'));
+}
+
+function decided(
+  sub_category_id: string,
+  confidence: number,
+  reason: string,
+  rule: CategoryDecision['rule'],
+  refund = false,
+): CategoryDecision {
+  return { sub_category_id, confidence, reason, rule, refund };
+}

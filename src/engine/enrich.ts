@@ -1,0 +1,166 @@
+/**
+ * The engine's single entry point: a pure function of (transactions, snapshot, history) to one
+ * enrichment per transaction. No I/O, no clock, no globals.
+ */
+import { categorize } from './categorize.js';
+import { matchBrand, type BrandMatch } from './match.js';
+import { normalizeText } from './normalize.js';
+import { detectRhythm, type Occurrence } from './recurring.js';
+import { learnedKey, type BrandEntry, type Snapshot } from './snapshot.js';
+import type { EngineTransaction, Enrichment, HistoryEntry, LearnedMapping } from './types.js';
+
+export const DEFAULT_TENANT = 'default';
+
+/** Words that make a subscription brand's charge a one-off (`Top Up ETISALAT`, gift cards). */
+const ONE_OFF_WORDS = new Set(['top', 'topup', 'recharge', 'gift', 'giftcard', 'voucher', 'شحن', 'store', 'device', 'handset']);
+
+export function enrichBatch(
+  transactions: readonly EngineTransaction[],
+  snapshot: Snapshot,
+  history: readonly HistoryEntry[] = [],
+): Enrichment[] {
+  const byCustomer = indexHistory(history);
+  const results: Enrichment[] = [];
+  for (const txn of transactions) {
+    const result = enrichOne(txn, snapshot, byCustomer.get(txn.customer_id) ?? []);
+    results.push(result);
+    // Earlier transactions of the same batch are history for later ones.
+    let list = byCustomer.get(txn.customer_id);
+    if (!list) {
+      list = [];
+      byCustomer.set(txn.customer_id, list);
+    }
+    list.push({
+      customer_id: txn.customer_id,
+      brand_id: result.brand?.id ?? null,
+      merchant_key: result.merchant_key,
+      occurred_at: txn.occurred_at,
+      amount: txn.amount,
+    });
+  }
+  return results;
+}
+
+function enrichOne(txn: EngineTransaction, snapshot: Snapshot, history: readonly HistoryEntry[]): Enrichment {
+  const tenant = txn.tenant ?? DEFAULT_TENANT;
+  const country = txn.location.iso_country_cd.toUpperCase();
+  const text = normalizeText(txn.raw_description, txn.merchant_name, snapshot);
+
+  const learned = findLearned(txn, text.merchantKey, tenant, snapshot);
+  let match: BrandMatch | null = null;
+  if (learned?.mapping.brand_id != null) {
+    const brand = snapshot.brandsById.get(learned.mapping.brand_id);
+    if (brand) match = { brand, confidence: 0.99, reason: `learned:${learned.via}` };
+  }
+  match ??= matchBrand(text, txn.mcc, country, snapshot);
+
+  const decision = categorize(
+    {
+      direction: txn.direction,
+      is_transfer: txn.is_transfer,
+      is_self_transaction: txn.is_self_transaction ?? false,
+      mcc: txn.mcc,
+      text,
+      brand: match,
+      learnedSubCategory: learned?.mapping.sub_category_id ?? null,
+    },
+    snapshot,
+  );
+  // Transfers, salaries, fees and the like have no merchant: the bank named in the text is the
+  // channel, not a brand the customer bought from.
+  const brand: BrandEntry | null = decision.rule === null ? (match?.brand ?? null) : null;
+  const info = snapshot.taxonomy.get(decision.sub_category_id) ?? snapshot.taxonomy.get('20-1');
+  if (!info) throw new Error('taxonomy has no Miscellaneous (20-1) sub-category');
+
+  const merchantKey = brand ? `brand:${brand.id}` : text.merchantKey;
+  const recurring = decideRecurring(txn, brand, merchantKey, text.tokens, decision.refund, history);
+  const confidence = brand ? Math.min(match?.confidence ?? 0, decision.confidence) : decision.confidence;
+
+  return {
+    transaction_id: txn.transaction_id,
+    customer_id: txn.customer_id,
+    tenant,
+    brand: brand
+      ? {
+          id: brand.id,
+          name: brand.name,
+          name_ar: brand.name_ar,
+          logo: brand.logo,
+          website: brand.website,
+          family: brand.family,
+        }
+      : null,
+    display_name: brand ? brand.name : decision.rule === null && text.displayName ? text.displayName : null,
+    category: info.category,
+    sub_category: info.sub_category,
+    recurring: recurring.value,
+    confidence: Math.round(confidence * 100) / 100,
+    reasons: {
+      brand: brand ? (match?.reason ?? 'none') : match ? `suppressed-by:${decision.rule}` : 'none',
+      category: decision.reason,
+      recurring: recurring.reason,
+    },
+    intermediary: text.intermediary ? { id: text.intermediary.id, name: text.intermediary.name } : null,
+    merchant_key: merchantKey,
+    rule: decision.rule,
+    catalog_version: snapshot.catalogVersion,
+    engine_version: snapshot.engineVersion,
+  };
+}
+
+function findLearned(
+  txn: EngineTransaction,
+  merchantKey: string,
+  tenant: string,
+  snapshot: Snapshot,
+): { mapping: LearnedMapping; via: string } | null {
+  // Tenant mappings beat global ones; a merchant id is more specific than a name.
+  for (const scope of [tenant, '*']) {
+    if (txn.merchant_id) {
+      const m = snapshot.learnedByMerchantId.get(learnedKey(scope, txn.merchant_id));
+      if (m) return { mapping: m, via: `merchant_id@${scope}` };
+    }
+    if (merchantKey) {
+      const m = snapshot.learnedByMerchantKey.get(learnedKey(scope, merchantKey));
+      if (m) return { mapping: m, via: `merchant_key@${scope}` };
+    }
+  }
+  return null;
+}
+
+function decideRecurring(
+  txn: EngineTransaction,
+  brand: BrandEntry | null,
+  merchantKey: string,
+  tokens: readonly string[],
+  refund: boolean,
+  history: readonly HistoryEntry[],
+): { value: boolean; reason: string } {
+  if (refund || txn.direction === 'CREDIT' && brand !== null) return { value: false, reason: 'refund' };
+  const time = Date.parse(txn.occurred_at);
+  const earlier: Occurrence[] = [];
+  for (const h of history) {
+    const same = (brand !== null && h.brand_id === brand.id) || (merchantKey !== '' && h.merchant_key === merchantKey);
+    if (same) earlier.push({ time: Date.parse(h.occurred_at), amount: h.amount });
+  }
+  const rhythm = detectRhythm({ time, amount: txn.amount }, earlier);
+  if (rhythm) return { value: true, reason: `history:${rhythm.name}` };
+  if (brand?.subscription) {
+    if (tokens.some((t) => ONE_OFF_WORDS.has(t))) return { value: false, reason: 'subscription-brand:one-off' };
+    return { value: true, reason: `subscription-brand:${brand.slug}` };
+  }
+  return { value: false, reason: earlier.length > 0 ? 'history:irregular' : 'no-history' };
+}
+
+function indexHistory(history: readonly HistoryEntry[]): Map<string, HistoryEntry[]> {
+  const map = new Map<string, HistoryEntry[]>();
+  for (const h of history) {
+    let list = map.get(h.customer_id);
+    if (!list) {
+      list = [];
+      map.set(h.customer_id, list);
+    }
+    list.push(h);
+  }
+  return map;
+}

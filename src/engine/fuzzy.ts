@@ -1,0 +1,78 @@
+/**
+ * Typo-tolerant lookup of single tokens (one edit: insertion, deletion, substitution or adjacent
+ * transposition), by the symmetric-delete method: every key is indexed under itself and each of its
+ * one-character deletions, so a lookup costs a handful of map probes instead of a scan.
+ */
+export class FuzzyIndex<T> {
+  private readonly byVariant = new Map<string, { key: string; value: T }[]>();
+  private readonly sorted: { key: string; value: T }[] = [];
+
+  constructor(entries: Iterable<{ readonly key: string; readonly value: T }>) {
+    for (const entry of entries) {
+      this.sorted.push({ key: entry.key, value: entry.value });
+      for (const variant of variantsOf(entry.key)) {
+        let bucket = this.byVariant.get(variant);
+        if (!bucket) {
+          bucket = [];
+          this.byVariant.set(variant, bucket);
+        }
+        bucket.push({ key: entry.key, value: entry.value });
+      }
+    }
+    this.sorted.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  /**
+   * Values whose key starts with `prefix` and is longer than it: statement fields cut names off at a
+   * fixed width, so the last word is often a truncation (`CARREFO`, `STARBUC`).
+   */
+  prefixLookup(prefix: string): T[] {
+    let lo = 0;
+    let hi = this.sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.sorted[mid] as { key: string }).key < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const found: T[] = [];
+    for (let i = lo; i < this.sorted.length; i++) {
+      const entry = this.sorted[i] as { key: string; value: T };
+      if (!entry.key.startsWith(prefix)) break;
+      if (entry.key !== prefix) found.push(entry.value);
+    }
+    return found;
+  }
+
+  /** Values whose key is exactly one edit away from `token` (never an exact match). */
+  lookup(token: string): T[] {
+    const found: T[] = [];
+    const seen = new Set<string>();
+    for (const variant of variantsOf(token)) {
+      for (const candidate of this.byVariant.get(variant) ?? []) {
+        if (seen.has(candidate.key) || candidate.key === token) continue;
+        seen.add(candidate.key);
+        if (editDistanceAtMostOne(candidate.key, token)) found.push(candidate.value);
+      }
+    }
+    return found;
+  }
+}
+
+function variantsOf(key: string): string[] {
+  const out = [key];
+  for (let i = 0; i < key.length; i++) out.push(key.slice(0, i) + key.slice(i + 1));
+  return out;
+}
+
+/** Damerau (optimal string alignment) distance ≤ 1, in linear time. */
+export function editDistanceAtMostOne(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true; // substitution
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2); // transposition
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}

@@ -1,0 +1,118 @@
+/**
+ * Finds the brand behind a transaction from the catalog's aliases: exact alias matches on token
+ * boundaries first (longest and most specific wins, MCC and country break ties), then a bounded
+ * fuzzy fallback. Precision over recall: an unsure match returns no brand.
+ */
+import type { TokenMatch } from './automaton.js';
+import type { NormalizedText } from './normalize.js';
+import type { AliasRef, BrandEntry, Snapshot } from './snapshot.js';
+
+export interface BrandMatch {
+  readonly brand: BrandEntry;
+  readonly confidence: number;
+  /** e.g. `alias:"uber eats"@description`. */
+  readonly reason: string;
+}
+
+interface Candidate {
+  readonly alias: AliasRef;
+  readonly source: 'merchant_name' | 'description';
+  readonly start: number;
+  readonly mccAgrees: boolean;
+  readonly countryAgrees: boolean;
+}
+
+export function matchBrand(
+  text: NormalizedText,
+  mcc: string,
+  country: string,
+  snapshot: Snapshot,
+): BrandMatch | null {
+  const candidates: Candidate[] = [];
+  const collect = (matches: TokenMatch<AliasRef>[], source: Candidate['source'], anchor: number, whole: number): void => {
+    for (const m of matches) {
+      const brand = m.value.brand;
+      const mccAgrees = mcc !== '' && brand.mccs.has(mcc);
+      // A weak alias (an ordinary word such as NEXT or TARGET) must lead the merchant text, be all of
+      // it, or be backed by the MCC.
+      if (m.value.weak && !(m.start === anchor || (m.start === 0 && m.end === whole) || mccAgrees)) continue;
+      candidates.push({
+        alias: m.value,
+        source,
+        start: m.start,
+        mccAgrees,
+        countryAgrees: brand.countries === null || brand.countries.has(country),
+      });
+    }
+  };
+  if (text.merchantTokens.length > 0) {
+    collect(snapshot.aliases.search(text.merchantTokens), 'merchant_name', 0, text.merchantTokens.length);
+  }
+  collect(snapshot.aliases.search(text.tokens), 'description', text.segment[0], text.tokens.length);
+
+  const best = pickBest(candidates);
+  if (best) {
+    let confidence = best.alias.weak ? 0.8 : best.alias.tokens > 1 || best.alias.chars >= 6 ? 0.95 : 0.9;
+    if (best.mccAgrees) confidence = Math.min(0.99, confidence + 0.03);
+    else if (mcc !== '' && best.alias.brand.mccs.size > 0) confidence -= 0.05;
+    if (!best.countryAgrees) confidence -= 0.05;
+    return {
+      brand: best.alias.brand,
+      confidence: round(confidence),
+      reason: `alias:"${best.alias.text}"@${best.source}`,
+    };
+  }
+  return fuzzyMatch(text, mcc, country, snapshot);
+}
+
+/** Longest alias, then bank-supplied merchant name, product line, MCC, country, earliest. */
+function pickBest(candidates: readonly Candidate[]): Candidate | null {
+  let best: Candidate | null = null;
+  for (const c of candidates) if (!best || compare(c, best) > 0) best = c;
+  return best;
+}
+
+function compare(a: Candidate, b: Candidate): number {
+  return (
+    a.alias.tokens - b.alias.tokens ||
+    a.alias.chars - b.alias.chars ||
+    Number(a.countryAgrees) - Number(b.countryAgrees) ||
+    Number(a.mccAgrees) - Number(b.mccAgrees) ||
+    Number(!a.alias.weak) - Number(!b.alias.weak) ||
+    Number(a.source === 'merchant_name') - Number(b.source === 'merchant_name') ||
+    Number(a.alias.brand.parent_id !== null) - Number(b.alias.brand.parent_id !== null) ||
+    b.start - a.start
+  );
+}
+
+const MIN_FUZZY_LENGTH = 5;
+const MIN_PREFIX_LENGTH = 6;
+
+/**
+ * One typo in a long word, or a name cut off at the end of a fixed-width field. Accepted only when
+ * exactly one brand family fits, the word is long enough, and nothing contradicts it.
+ */
+function fuzzyMatch(text: NormalizedText, mcc: string, country: string, snapshot: Snapshot): BrandMatch | null {
+  const words = text.merchantTokens.length > 0 ? text.merchantTokens : text.tokens.slice(...text.segment);
+  const found = new Map<string, { alias: AliasRef; how: string; word: string }>();
+  words.forEach((word, i) => {
+    if (word.length < MIN_FUZZY_LENGTH || /\d/.test(word) || snapshot.noise.has(word)) return;
+    if (snapshot.knownTokens.has(word) || snapshot.countries.has(word) || snapshot.cities.hasToken(word)) return;
+    for (const alias of snapshot.fuzzy.lookup(word)) found.set(alias.brand.family, { alias, how: 'typo', word });
+    if (i === words.length - 1 && word.length >= MIN_PREFIX_LENGTH) {
+      for (const alias of snapshot.fuzzy.prefixLookup(word)) {
+        if (word.length / alias.chars >= 0.6) found.set(alias.brand.family, { alias, how: 'truncation', word });
+      }
+    }
+  });
+  if (found.size !== 1) return null;
+  const [{ alias, how, word }] = found.values() as unknown as [{ alias: AliasRef; how: string; word: string }];
+  const brand = alias.brand;
+  if (mcc !== '' && brand.mccs.size > 0 && !brand.mccs.has(mcc)) return null;
+  if (brand.countries !== null && !brand.countries.has(country)) return null;
+  return { brand, confidence: 0.7, reason: `fuzzy-${how}:"${word}"~"${alias.text}"` };
+}
+
+function round(x: number): number {
+  return Math.round(x * 100) / 100;
+}

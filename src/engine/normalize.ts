@@ -1,0 +1,180 @@
+/**
+ * Turns a raw description and merchant name into tokens the matchers can use, and finds the part of
+ * the text that names the merchant (after processor prefixes, inside bank SMS sentences, before
+ * store numbers and trailing city and country words).
+ */
+import type { IntermediaryRef, Snapshot } from './snapshot.js';
+import { tokenize, tokenizeKeepingCase, toDisplayCase } from './text.js';
+
+export interface NormalizedText {
+  /** All tokens of the description, with glued words split. */
+  readonly tokens: readonly string[];
+  /** Tokens of the bank-supplied merchant name (may be empty). */
+  readonly merchantTokens: readonly string[];
+  /** [start, end) of the tokens that name the merchant. */
+  readonly segment: readonly [number, number];
+  readonly intermediary: IntermediaryRef | null;
+  /** Cleaned merchant words for display (`Blue Bottle Coffee`), empty when only noise remained. */
+  readonly displayName: string;
+  /** Lower-case key of the cleaned merchant words, for learned mappings and history. */
+  readonly merchantKey: string;
+  /** True when the merchant part consists of place names only (ATM SMS texts print the location). */
+  readonly locationOnly: boolean;
+}
+
+const HAS_DIGIT = /\d/;
+// Words before which a sentence-style SMS names the merchant: "... at CARREFOUR, DUBAI on 12/03".
+const MERCHANT_INTRODUCERS = new Set(['at', 'lda', 'لدي', 'bei']);
+const SEGMENT_TERMINATORS = new Set(['on', 'dated', 'avail', 'available', 'balance', 'bal', 'ref', 'في', 'بتاريخ']);
+
+export function normalizeText(description: string, merchantName: string, snapshot: Snapshot): NormalizedText {
+  const { tokens, display } = splitGlued(description, snapshot);
+  const merchantTokens = merchantName ? splitGlued(merchantName, snapshot).tokens : [];
+
+  let [start, end] = findSegment(tokens, snapshot);
+  let intermediary: IntermediaryRef | null = null;
+  for (const m of snapshot.intermediaries.search(tokens)) {
+    if (m.start === start || (m.start < start + 2 && tokens.slice(start, m.start).every((t) => snapshot.noise.has(t)))) {
+      if (!intermediary || m.end > start) {
+        intermediary = m.value;
+        start = Math.min(m.end, end);
+      }
+    }
+  }
+  if (!intermediary && merchantTokens.length > 0) {
+    const m = snapshot.intermediaries.search(merchantTokens).find((x) => x.start === 0);
+    if (m) intermediary = m.value;
+  }
+  // Trailing places and codes are cut from the display name; place names inside stay.
+  const words = cleanWords(tokens, display, start, end, snapshot);
+  end = Math.max(start, end);
+  const merchantWords =
+    merchantTokens.length > 0 ? cleanWords(merchantTokens, null, 0, merchantTokens.length, snapshot) : null;
+  const chosen = merchantWords && merchantWords.kept.length > 0 ? merchantWords : words;
+  return {
+    tokens,
+    merchantTokens,
+    segment: [start, end],
+    intermediary,
+    displayName: toDisplayCase(chosen.display.slice(0, 6)),
+    merchantKey: chosen.kept.slice(0, 6).join(' '),
+    locationOnly: words.kept.length === 0 && words.places > 0 && merchantTokens.length === 0,
+  };
+}
+
+/** Splits `CAREEMDUBAI` into `careem dubai` when both halves are words we know. */
+function splitGlued(text: string, snapshot: Snapshot): { tokens: string[]; display: string[] | null } {
+  const raw = tokenize(text);
+  const cased = tokenizeKeepingCase(text, raw.length);
+  const tokens: string[] = [];
+  const display: string[] | null = cased ? [] : null;
+  raw.forEach((token, i) => {
+    const split = token.length >= 5 && !isKnown(token, snapshot) ? splitToken(token, snapshot) : null;
+    const casedToken = cased?.[i] ?? token;
+    if (split) {
+      tokens.push(split[0], split[1]);
+      display?.push(casedToken.slice(0, split[0].length), casedToken.slice(split[0].length));
+    } else {
+      tokens.push(token);
+      display?.push(casedToken);
+    }
+  });
+  return { tokens, display };
+}
+
+function isKnown(token: string, snapshot: Snapshot): boolean {
+  return (
+    snapshot.knownTokens.has(token) ||
+    snapshot.noise.has(token) ||
+    snapshot.countries.has(token) ||
+    snapshot.cities.hasToken(token)
+  );
+}
+
+function isPlace(token: string, snapshot: Snapshot): boolean {
+  return snapshot.countries.has(token) || snapshot.cities.hasToken(token);
+}
+
+function splitToken(token: string, snapshot: Snapshot): [string, string] | null {
+  // Prefer the longest known left part: `talabatuae` → `talabat` + `uae`.
+  for (let i = token.length - 2; i >= 3; i--) {
+    const left = token.slice(0, i);
+    const right = token.slice(i);
+    const leftBrand = snapshot.knownTokens.has(left);
+    const leftPlace = isPlace(left, snapshot);
+    const rightPlace = isPlace(right, snapshot);
+    if ((leftBrand && (rightPlace || snapshot.knownTokens.has(right))) || (leftPlace && rightPlace)) {
+      return [left, right];
+    }
+  }
+  return null;
+}
+
+/** Where the merchant's name is: after the last "at" of an SMS sentence, else the whole text. */
+function findSegment(tokens: readonly string[], snapshot: Snapshot): [number, number] {
+  let start = 0;
+  let end = tokens.length;
+  if (tokens.length >= 6) {
+    for (let i = tokens.length - 2; i >= 1; i--) {
+      if (MERCHANT_INTRODUCERS.has(tokens[i] as string)) {
+        start = i + 1;
+        for (let j = start + 1; j < tokens.length; j++) {
+          if (SEGMENT_TERMINATORS.has(tokens[j] as string)) {
+            end = j;
+            break;
+          }
+        }
+        break;
+      }
+    }
+  }
+  while (start < end && isNoiseToken(tokens[start] as string, snapshot)) start++;
+  return [start, end];
+}
+
+function isNoiseToken(token: string, snapshot: Snapshot): boolean {
+  return snapshot.noise.has(token) || HAS_DIGIT.test(token);
+}
+
+interface CleanedWords {
+  readonly kept: string[];
+  readonly display: string[];
+  /** How many place tokens were dropped. */
+  readonly places: number;
+}
+
+function cleanWords(
+  tokens: readonly string[],
+  display: readonly string[] | null,
+  start: number,
+  end: number,
+  snapshot: Snapshot,
+): CleanedWords {
+  const placeAt = new Array<boolean>(tokens.length).fill(false);
+  for (const m of snapshot.cities.search(tokens)) for (let i = m.start; i < m.end; i++) placeAt[i] = true;
+  for (let i = 0; i < tokens.length; i++) {
+    if (snapshot.countries.has(tokens[i] as string)) placeAt[i] = true;
+    const t = tokens[i] as string;
+    // `CAUS`, `NYUS`: a US state code glued to the country code.
+    if (t.length === 4 && t.endsWith('us') && snapshot.regions.has(t.slice(0, 2))) placeAt[i] = true;
+    if (snapshot.regions.has(t) && i > 0 && placeAt[i - 1]) placeAt[i] = true;
+  }
+  // Trailing place words go; so do noise words, codes with digits and one-letter leftovers anywhere.
+  let last = end;
+  let places = 0;
+  while (last > start) {
+    const t = tokens[last - 1] as string;
+    if (placeAt[last - 1]) places++;
+    else if (!(isNoiseToken(t, snapshot) || t.length === 1)) break;
+    last--;
+  }
+  const kept: string[] = [];
+  const shown: string[] = [];
+  for (let i = start; i < last; i++) {
+    const t = tokens[i] as string;
+    if (isNoiseToken(t, snapshot) || (t.length === 1 && !/[\u0621-\u064a]/.test(t))) continue;
+    kept.push(t);
+    shown.push(display?.[i] ?? t);
+  }
+  return { kept, display: shown, places };
+}

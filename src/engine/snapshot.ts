@@ -1,0 +1,220 @@
+/**
+ * The brand snapshot: every index the engine needs, built once from the reference data plus learned
+ * mappings, then never mutated. A new catalog or a correction means a new snapshot.
+ */
+import type { Brand, ProductLine, ReferenceData, RuleKind } from '../data/schemas.js';
+import { TokenAutomaton } from './automaton.js';
+import { FuzzyIndex } from './fuzzy.js';
+import { tokenize } from './text.js';
+import type { BrandRef, LearnedMapping, NamedRef } from './types.js';
+import { ENGINE_VERSION } from './version.js';
+
+export interface BrandEntry extends BrandRef {
+  readonly slug: string;
+  readonly sub_category_id: string;
+  readonly subscription: boolean;
+  readonly mccs: ReadonlySet<string>;
+  /** null means worldwide. */
+  readonly countries: ReadonlySet<string> | null;
+  /** Set for product lines: the brand they belong to. */
+  readonly parent_id: number | null;
+}
+
+export interface AliasRef {
+  readonly brand: BrandEntry;
+  readonly text: string;
+  readonly weak: boolean;
+  readonly tokens: number;
+  readonly chars: number;
+}
+
+export interface PatternRef {
+  readonly kind: RuleKind;
+  readonly phrase: string;
+  readonly tokens: number;
+  readonly direction: 'DEBIT' | 'CREDIT' | null;
+}
+
+export interface KeywordRef {
+  readonly sub_category_id: string;
+  readonly word: string;
+  readonly tokens: number;
+}
+
+export interface IntermediaryRef {
+  readonly id: string;
+  readonly name: string;
+  readonly fallback_brand: string | null;
+}
+
+export interface SubCategoryInfo {
+  readonly category: NamedRef;
+  readonly sub_category: NamedRef;
+}
+
+export interface Snapshot {
+  readonly catalogVersion: string;
+  readonly engineVersion: string;
+  readonly brandsById: ReadonlyMap<number, BrandEntry>;
+  readonly brandsBySlug: ReadonlyMap<string, BrandEntry>;
+  readonly aliases: TokenAutomaton<AliasRef>;
+  readonly fuzzy: FuzzyIndex<AliasRef>;
+  readonly patterns: TokenAutomaton<PatternRef>;
+  readonly keywords: TokenAutomaton<KeywordRef>;
+  readonly intermediaries: TokenAutomaton<IntermediaryRef>;
+  readonly cities: TokenAutomaton<string>;
+  readonly countries: ReadonlySet<string>;
+  readonly regions: ReadonlySet<string>;
+  readonly noise: ReadonlySet<string>;
+  readonly mcc: ReadonlyMap<string, string>;
+  readonly taxonomy: ReadonlyMap<string, SubCategoryInfo>;
+  /** `${tenant}\u0000${merchant_id}` → mapping; tenant `*` is global. */
+  readonly learnedByMerchantId: ReadonlyMap<string, LearnedMapping>;
+  /** `${tenant}\u0000${merchant_key}` → mapping. */
+  readonly learnedByMerchantKey: ReadonlyMap<string, LearnedMapping>;
+  /** Every token any alias, pattern or keyword contains: used to split glued words. */
+  readonly knownTokens: ReadonlySet<string>;
+}
+
+export function learnedKey(tenant: string, key: string): string {
+  return `${tenant}\u0000${key}`;
+}
+
+export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapping[] = []): Snapshot {
+  const taxonomy = new Map<string, SubCategoryInfo>();
+  for (const c of data.taxonomy.categories) {
+    const category = { id: c.id, name: c.name, name_ar: c.name_ar };
+    for (const s of c.sub_categories) {
+      taxonomy.set(s.id, { category, sub_category: { id: s.id, name: s.name, name_ar: s.name_ar } });
+    }
+  }
+
+  const brandsById = new Map<number, BrandEntry>();
+  const brandsBySlug = new Map<string, BrandEntry>();
+  const aliasPatterns: { tokens: string[]; value: AliasRef }[] = [];
+  const addAlias = (brand: BrandEntry, text: string, weak: boolean): void => {
+    const tokens = tokenize(text);
+    if (tokens.length === 0) return;
+    aliasPatterns.push({
+      tokens,
+      value: { brand, text, weak, tokens: tokens.length, chars: tokens.join('').length },
+    });
+  };
+
+  for (const b of data.brands) {
+    const entry = toEntry(b, null, b.slug);
+    brandsById.set(entry.id, entry);
+    brandsBySlug.set(entry.slug, entry);
+    // A name that is also an ordinary word (Next, Target) is only as strong as its weak alias.
+    const weak = new Set(b.weak_aliases.map((a) => tokenize(a).join(' ')));
+    const strong = [b.name, ...b.aliases].filter((a) => !weak.has(tokenize(a).join(' ')));
+    for (const alias of uniqueFolded(strong)) addAlias(entry, alias, false);
+    for (const alias of uniqueFolded(b.weak_aliases)) addAlias(entry, alias, true);
+    for (const line of b.product_lines ?? []) {
+      const lineEntry = toEntry({ ...line, logo: `brands/${line.slug}.png` }, b, b.slug);
+      brandsById.set(lineEntry.id, lineEntry);
+      brandsBySlug.set(lineEntry.slug, lineEntry);
+      for (const alias of uniqueFolded([line.name, ...line.aliases])) addAlias(lineEntry, alias, false);
+    }
+  }
+  const aliases = new TokenAutomaton(aliasPatterns);
+
+  // Fuzzy matching only considers single-token aliases long enough that one edit is still telling.
+  const fuzzy = new FuzzyIndex<AliasRef>(
+    aliasPatterns
+      .filter((p) => p.tokens.length === 1 && !p.value.weak && (p.tokens[0] as string).length >= 5)
+      .map((p) => ({ key: p.tokens[0] as string, value: p.value })),
+  );
+
+  const patterns = new TokenAutomaton(
+    data.rules.patterns.flatMap((p) =>
+      p.phrases.map((phrase) => {
+        const tokens = tokenize(phrase);
+        return { tokens, value: { kind: p.kind, phrase, tokens: tokens.length, direction: p.direction ?? null } };
+      }),
+    ),
+  );
+  const keywords = new TokenAutomaton(
+    data.rules.keywords.flatMap((k) =>
+      k.words.map((word) => {
+        const tokens = tokenize(word);
+        return { tokens, value: { sub_category_id: k.sub_category_id, word, tokens: tokens.length } };
+      }),
+    ),
+  );
+  const intermediaries = new TokenAutomaton(
+    data.intermediaries.intermediaries.flatMap((i) =>
+      i.prefixes.map((prefix) => ({
+        tokens: tokenize(prefix),
+        value: { id: i.id, name: i.name, fallback_brand: i.fallback_brand },
+      })),
+    ),
+  );
+  const cities = new TokenAutomaton(data.locations.cities.map((c) => ({ tokens: tokenize(c), value: c })));
+
+  const mcc = new Map<string, string>();
+  for (const [code, entry] of Object.entries(data.mccMap.map)) mcc.set(code, entry.sub_category_id);
+
+  const learnedByMerchantId = new Map<string, LearnedMapping>();
+  const learnedByMerchantKey = new Map<string, LearnedMapping>();
+  for (const m of learned) {
+    if (m.merchant_id) learnedByMerchantId.set(learnedKey(m.tenant, m.merchant_id), m);
+    if (m.merchant_key) learnedByMerchantKey.set(learnedKey(m.tenant, m.merchant_key), m);
+  }
+
+  const knownTokens = new Set<string>();
+  for (const p of aliasPatterns) for (const t of p.tokens) knownTokens.add(t);
+
+  return Object.freeze({
+    catalogVersion: data.version,
+    engineVersion: ENGINE_VERSION,
+    brandsById,
+    brandsBySlug,
+    aliases,
+    fuzzy,
+    patterns,
+    keywords,
+    intermediaries,
+    cities,
+    countries: new Set(data.locations.countries.flatMap((c) => tokenize(c))),
+    regions: new Set(data.locations.regions),
+    noise: new Set(data.rules.noise_words.flatMap((w) => tokenize(w))),
+    mcc,
+    taxonomy,
+    learnedByMerchantId,
+    learnedByMerchantKey,
+    knownTokens,
+  });
+}
+
+function toEntry(b: (Brand | ProductLine) & { logo: string }, parent: Brand | null, family: string): BrandEntry {
+  const countries = 'countries' in b ? b.countries : (parent?.countries ?? ['*']);
+  const mccs = b.mccs ?? parent?.mccs ?? [];
+  return Object.freeze({
+    id: b.id,
+    slug: b.slug,
+    name: b.name,
+    name_ar: b.name_ar,
+    logo: b.logo,
+    website: b.website ?? parent?.website ?? null,
+    family,
+    sub_category_id: b.sub_category_id,
+    subscription: b.subscription,
+    mccs: new Set(mccs),
+    countries: countries.includes('*') ? null : new Set(countries),
+    parent_id: parent?.id ?? null,
+  });
+}
+
+function uniqueFolded(texts: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const t of texts) {
+    const key = tokenize(t).join(' ');
+    if (key && !seen.has(key)) {
+      seen.add(key);
+      out.push(t);
+    }
+  }
+  return out;
+}
