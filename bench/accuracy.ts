@@ -16,7 +16,9 @@ const sets: Record<string, string> = {
   dev: process.env.EVAL_DEV_SET ?? join(root, '..', 'shared', 'eval', 'dev-descriptors.jsonl'),
 };
 const showMisses = process.argv.includes('--misses');
-const jsonFile = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
+const jsonFile = process.argv.includes('--json')
+  ? process.argv[process.argv.indexOf('--json') + 1]
+  : undefined;
 
 const snapshot = buildSnapshot(loadReferenceData());
 const report: Record<string, Score> = {};
@@ -55,12 +57,18 @@ for (const [name, s] of Object.entries(report)) {
       ['category', 'rows', 'category', 'sub-category'],
       ...Object.entries(s.perCategory)
         .sort((a, b) => b[1].rows - a[1].rows)
-        .map(([cat, v]) => [cat, String(v.rows), (v.category / v.rows).toFixed(2), (v.subCategory / v.rows).toFixed(2)]),
+        .map(([cat, v]) => [
+          cat,
+          String(v.rows),
+          (v.category / v.rows).toFixed(2),
+          (v.subCategory / v.rows).toFixed(2),
+        ]),
     ]),
   );
   out.push('', `misses (${name}): ${s.misses.length}${showMisses ? '' : ' (list with --misses)'}`);
   if (showMisses) {
-    for (const m of s.misses) out.push(`  ${m.id}: ${m.description}\n      want ${m.expected}\n      got  ${m.got}  [${m.reasons}]`);
+    for (const m of s.misses)
+      out.push(`  ${m.id}: ${m.description}\n      want ${m.expected}\n      got  ${m.got}  [${m.reasons}]`);
   }
 }
 const json = JSON.stringify(

@@ -96,7 +96,11 @@ export interface Miss {
   readonly reasons: string;
 }
 
-export function score(rows: readonly LabeledRow[], results: readonly Enrichment[], snapshot: Snapshot): Score {
+export function score(
+  rows: readonly LabeledRow[],
+  results: readonly Enrichment[],
+  snapshot: Snapshot,
+): Score {
   let brandPredicted = 0;
   let brandExpected = 0;
   let brandCorrect = 0;

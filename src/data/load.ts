@@ -3,7 +3,7 @@
  * the engine itself never touches the file system.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
@@ -18,7 +18,16 @@ import {
   type ReferenceData,
 } from './schemas.js';
 
-export const DEFAULT_DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'data');
+/** The project's data/ folder, found upwards from this file (works from src/ and from dist/). */
+export const DEFAULT_DATA_DIR = findDataDir(dirname(fileURLToPath(import.meta.url)));
+
+function findDataDir(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'data');
+    if (existsSync(join(candidate, 'taxonomy.json'))) return candidate;
+    if (dirname(dir) === dir) return join(from, '..', '..', 'data');
+  }
+}
 
 export class DataFileError extends Error {
   constructor(

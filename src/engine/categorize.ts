@@ -71,25 +71,27 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   }
 
   const found = findPatterns(input.text, direction, snapshot);
-  const has = (k: RuleKind): PatternRef | undefined => found.get(k);
   const brandCategory = input.brand ? categoryOf(input.brand.brand.sub_category_id) : null;
   const brandIsMerchant = brandCategory !== null && !FINANCIAL_CATEGORIES.has(brandCategory);
 
   // Salary and pension arrive as transfers; the flag must not hide them.
   for (const kind of ['salary', 'pension'] as const) {
-    const p = has(kind);
-    if (p && inward) return decided(kind === 'salary' ? '8-2' : '8-1', 0.95, `pattern:${kind}:"${p.phrase}"`, kind);
+    const p = found.get(kind);
+    if (p && inward)
+      return decided(kind === 'salary' ? '8-2' : '8-1', 0.95, `pattern:${kind}:"${p.phrase}"`, kind);
   }
 
   if (input.is_transfer) {
-    const remittance = has('remittance') ?? (input.brand?.brand.sub_category_id === '15-3' ? input.brand : undefined);
-    if (remittance) return decided(inward ? '14-5' : '15-3', 0.95, 'flag:is_transfer+remittance', 'remittance');
+    const remittance =
+      found.get('remittance') ?? (input.brand?.brand.sub_category_id === '15-3' ? input.brand : undefined);
+    if (remittance)
+      return decided(inward ? '14-5' : '15-3', 0.95, 'flag:is_transfer+remittance', 'remittance');
     return decided(inward ? '14-3' : '15-2', 0.95, 'flag:is_transfer', 'transfer');
   }
 
   let refund = false;
   for (const kind of PRIORITY) {
-    const p = has(kind);
+    const p = found.get(kind);
     if (!p) continue;
     if (kind === 'refund') {
       refund = true;
@@ -119,7 +121,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   const keyword = findKeyword(input.text, snapshot);
   if (keyword) return decided(keyword.sub_category_id, 0.6, `keyword:"${keyword.word}"`, null, refund);
 
-  if (input.text.locationOnly && !inward) {
+  if (!inward && input.text.merchant().locationOnly) {
     // Bank SMS texts for cash withdrawals print the ATM's location where a merchant would be.
     return decided('2-1', 0.5, 'location-only:atm', 'atm_withdrawal');
   }
@@ -177,7 +179,11 @@ function subCategoryForRule(kind: RuleKind, direction: Direction, input: Categor
 }
 
 /** The strongest phrase of each kind present, respecting each phrase's direction. */
-function findPatterns(text: NormalizedText, direction: Direction, snapshot: Snapshot): Map<RuleKind, PatternRef> {
+function findPatterns(
+  text: NormalizedText,
+  direction: Direction,
+  snapshot: Snapshot,
+): Map<RuleKind, PatternRef> {
   const found = new Map<RuleKind, PatternRef>();
   const consider = (matches: TokenMatch<PatternRef>[]): void => {
     // Where phrases overlap, the longer one speaks (`atm deposit` over `atm`).
@@ -207,7 +213,10 @@ function findKeyword(text: NormalizedText, snapshot: Snapshot): KeywordRef | nul
 /** Drops matches contained in a longer overlapping match. */
 function longestCover<T extends { readonly tokens: number }>(matches: TokenMatch<T>[]): TokenMatch<T>[] {
   return matches.filter(
-    (m) => !matches.some((o) => o !== m && o.start <= m.start && o.end >= m.end && o.end - o.start > m.end - m.start),
+    (m) =>
+      !matches.some(
+        (o) => o !== m && o.start <= m.start && o.end >= m.end && o.end - o.start > m.end - m.start,
+      ),
   );
 }
 

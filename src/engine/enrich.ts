@@ -4,7 +4,7 @@
  */
 import { categorize } from './categorize.js';
 import { matchBrand, type BrandMatch } from './match.js';
-import { normalizeText } from './normalize.js';
+import { normalizeText, type NormalizedText } from './normalize.js';
 import { detectRhythm, type Occurrence } from './recurring.js';
 import { learnedKey, type BrandEntry, type Snapshot } from './snapshot.js';
 import type { EngineTransaction, Enrichment, HistoryEntry, LearnedMapping } from './types.js';
@@ -12,7 +12,18 @@ import type { EngineTransaction, Enrichment, HistoryEntry, LearnedMapping } from
 export const DEFAULT_TENANT = 'default';
 
 /** Words that make a subscription brand's charge a one-off (`Top Up ETISALAT`, gift cards). */
-const ONE_OFF_WORDS = new Set(['top', 'topup', 'recharge', 'gift', 'giftcard', 'voucher', 'شحن', 'store', 'device', 'handset']);
+const ONE_OFF_WORDS = new Set([
+  'top',
+  'topup',
+  'recharge',
+  'gift',
+  'giftcard',
+  'voucher',
+  'شحن',
+  'store',
+  'device',
+  'handset',
+]);
 
 export function enrichBatch(
   transactions: readonly EngineTransaction[],
@@ -46,7 +57,7 @@ function enrichOne(txn: EngineTransaction, snapshot: Snapshot, history: readonly
   const country = txn.location.iso_country_cd.toUpperCase();
   const text = normalizeText(txn.raw_description, txn.merchant_name, snapshot);
 
-  const learned = findLearned(txn, text.merchantKey, tenant, snapshot);
+  const learned = findLearned(txn, text, tenant, snapshot);
   let match: BrandMatch | null = null;
   if (learned?.mapping.brand_id != null) {
     const brand = snapshot.brandsById.get(learned.mapping.brand_id);
@@ -72,7 +83,7 @@ function enrichOne(txn: EngineTransaction, snapshot: Snapshot, history: readonly
   const info = snapshot.taxonomy.get(decision.sub_category_id) ?? snapshot.taxonomy.get('20-1');
   if (!info) throw new Error('taxonomy has no Miscellaneous (20-1) sub-category');
 
-  const merchantKey = brand ? `brand:${brand.id}` : text.merchantKey;
+  const merchantKey = brand ? `brand:${brand.id}` : text.merchant().merchantKey;
   const recurring = decideRecurring(txn, brand, merchantKey, text.tokens, decision.refund, history);
   const confidence = brand ? Math.min(match?.confidence ?? 0, decision.confidence) : decision.confidence;
 
@@ -90,7 +101,7 @@ function enrichOne(txn: EngineTransaction, snapshot: Snapshot, history: readonly
           family: brand.family,
         }
       : null,
-    display_name: brand ? brand.name : decision.rule === null && text.displayName ? text.displayName : null,
+    display_name: brand ? brand.name : decision.rule === null ? text.merchant().displayName || null : null,
     category: info.category,
     sub_category: info.sub_category,
     recurring: recurring.value,
@@ -110,10 +121,12 @@ function enrichOne(txn: EngineTransaction, snapshot: Snapshot, history: readonly
 
 function findLearned(
   txn: EngineTransaction,
-  merchantKey: string,
+  text: NormalizedText,
   tenant: string,
   snapshot: Snapshot,
 ): { mapping: LearnedMapping; via: string } | null {
+  if (snapshot.learnedByMerchantId.size === 0 && snapshot.learnedByMerchantKey.size === 0) return null;
+  const merchantKey = text.merchant().merchantKey;
   // Tenant mappings beat global ones; a merchant id is more specific than a name.
   for (const scope of [tenant, '*']) {
     if (txn.merchant_id) {
@@ -136,17 +149,21 @@ function decideRecurring(
   refund: boolean,
   history: readonly HistoryEntry[],
 ): { value: boolean; reason: string } {
-  if (refund || txn.direction === 'CREDIT' && brand !== null) return { value: false, reason: 'refund' };
-  const time = Date.parse(txn.occurred_at);
+  if (refund || (txn.direction === 'CREDIT' && brand !== null)) return { value: false, reason: 'refund' };
   const earlier: Occurrence[] = [];
   for (const h of history) {
-    const same = (brand !== null && h.brand_id === brand.id) || (merchantKey !== '' && h.merchant_key === merchantKey);
+    const same =
+      (brand !== null && h.brand_id === brand.id) || (merchantKey !== '' && h.merchant_key === merchantKey);
     if (same) earlier.push({ time: Date.parse(h.occurred_at), amount: h.amount });
   }
-  const rhythm = detectRhythm({ time, amount: txn.amount }, earlier);
+  const rhythm =
+    earlier.length > 0
+      ? detectRhythm({ time: Date.parse(txn.occurred_at), amount: txn.amount }, earlier)
+      : null;
   if (rhythm) return { value: true, reason: `history:${rhythm.name}` };
   if (brand?.subscription) {
-    if (tokens.some((t) => ONE_OFF_WORDS.has(t))) return { value: false, reason: 'subscription-brand:one-off' };
+    if (tokens.some((t) => ONE_OFF_WORDS.has(t)))
+      return { value: false, reason: 'subscription-brand:one-off' };
     return { value: true, reason: `subscription-brand:${brand.slug}` };
   }
   return { value: false, reason: earlier.length > 0 ? 'history:irregular' : 'no-history' };

@@ -29,26 +29,26 @@ export function matchBrand(
   snapshot: Snapshot,
 ): BrandMatch | null {
   const candidates: Candidate[] = [];
-  const collect = (matches: TokenMatch<AliasRef>[], source: Candidate['source'], anchor: number, whole: number): void => {
-    for (const m of matches) {
-      const brand = m.value.brand;
-      const mccAgrees = mcc !== '' && brand.mccs.has(mcc);
-      // A weak alias (an ordinary word such as NEXT or TARGET) must lead the merchant text, be all of
-      // it, or be backed by the MCC.
-      if (m.value.weak && !(m.start === anchor || (m.start === 0 && m.end === whole) || mccAgrees)) continue;
-      candidates.push({
-        alias: m.value,
-        source,
-        start: m.start,
-        mccAgrees,
-        countryAgrees: brand.countries === null || brand.countries.has(country),
-      });
-    }
-  };
   if (text.merchantTokens.length > 0) {
-    collect(snapshot.aliases.search(text.merchantTokens), 'merchant_name', 0, text.merchantTokens.length);
+    collect(
+      candidates,
+      snapshot.aliases.search(text.merchantTokens),
+      'merchant_name',
+      0,
+      text.merchantTokens.length,
+      mcc,
+      country,
+    );
   }
-  collect(snapshot.aliases.search(text.tokens), 'description', text.segment[0], text.tokens.length);
+  collect(
+    candidates,
+    snapshot.aliases.search(text.tokens),
+    'description',
+    text.segment[0],
+    text.tokens.length,
+    mcc,
+    country,
+  );
 
   const best = pickBest(candidates);
   if (best) {
@@ -63,6 +63,31 @@ export function matchBrand(
     };
   }
   return fuzzyMatch(text, mcc, country, snapshot);
+}
+
+function collect(
+  into: Candidate[],
+  matches: readonly TokenMatch<AliasRef>[],
+  source: Candidate['source'],
+  anchor: number,
+  whole: number,
+  mcc: string,
+  country: string,
+): void {
+  for (const m of matches) {
+    const brand = m.value.brand;
+    const mccAgrees = mcc !== '' && brand.mccs.has(mcc);
+    // A weak alias (an ordinary word such as NEXT or TARGET) must lead the merchant text, be all of
+    // it, or be backed by the MCC.
+    if (m.value.weak && !(m.start === anchor || (m.start === 0 && m.end === whole) || mccAgrees)) continue;
+    into.push({
+      alias: m.value,
+      source,
+      start: m.start,
+      mccAgrees,
+      countryAgrees: brand.countries === null || brand.countries.has(country),
+    });
+  }
 }
 
 /** Longest alias, then bank-supplied merchant name, product line, MCC, country, earliest. */
@@ -92,21 +117,31 @@ const MIN_PREFIX_LENGTH = 6;
  * One typo in a long word, or a name cut off at the end of a fixed-width field. Accepted only when
  * exactly one brand family fits, the word is long enough, and nothing contradicts it.
  */
-function fuzzyMatch(text: NormalizedText, mcc: string, country: string, snapshot: Snapshot): BrandMatch | null {
+function fuzzyMatch(
+  text: NormalizedText,
+  mcc: string,
+  country: string,
+  snapshot: Snapshot,
+): BrandMatch | null {
   const words = text.merchantTokens.length > 0 ? text.merchantTokens : text.tokens.slice(...text.segment);
   const found = new Map<string, { alias: AliasRef; how: string; word: string }>();
   words.forEach((word, i) => {
     if (word.length < MIN_FUZZY_LENGTH || /\d/.test(word) || snapshot.noise.has(word)) return;
-    if (snapshot.knownTokens.has(word) || snapshot.countries.has(word) || snapshot.cities.hasToken(word)) return;
-    for (const alias of snapshot.fuzzy.lookup(word)) found.set(alias.brand.family, { alias, how: 'typo', word });
+    if (snapshot.knownTokens.has(word) || snapshot.countries.has(word) || snapshot.cities.hasToken(word))
+      return;
+    for (const alias of snapshot.fuzzy.lookup(word))
+      found.set(alias.brand.family, { alias, how: 'typo', word });
     if (i === words.length - 1 && word.length >= MIN_PREFIX_LENGTH) {
       for (const alias of snapshot.fuzzy.prefixLookup(word)) {
-        if (word.length / alias.chars >= 0.6) found.set(alias.brand.family, { alias, how: 'truncation', word });
+        if (word.length / alias.chars >= 0.6)
+          found.set(alias.brand.family, { alias, how: 'truncation', word });
       }
     }
   });
   if (found.size !== 1) return null;
-  const [{ alias, how, word }] = found.values() as unknown as [{ alias: AliasRef; how: string; word: string }];
+  const [{ alias, how, word }] = found.values() as unknown as [
+    { alias: AliasRef; how: string; word: string },
+  ];
   const brand = alias.brand;
   if (mcc !== '' && brand.mccs.size > 0 && !brand.mccs.has(mcc)) return null;
   if (brand.countries !== null && !brand.countries.has(country)) return null;

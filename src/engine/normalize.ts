@@ -4,7 +4,7 @@
  * store numbers and trailing city and country words).
  */
 import type { IntermediaryRef, Snapshot } from './snapshot.js';
-import { tokenize, tokenizeKeepingCase, toDisplayCase } from './text.js';
+import { tokenizeBoth, toDisplayCase } from './text.js';
 
 export interface NormalizedText {
   /** All tokens of the description, with glued words split. */
@@ -14,6 +14,14 @@ export interface NormalizedText {
   /** [start, end) of the tokens that name the merchant. */
   readonly segment: readonly [number, number];
   readonly intermediary: IntermediaryRef | null;
+  /**
+   * The cleaned merchant words. Computed on first use: a matched brand makes them unnecessary, and
+   * most transactions match one.
+   */
+  merchant(): MerchantWords;
+}
+
+export interface MerchantWords {
   /** Cleaned merchant words for display (`Blue Bottle Coffee`), empty when only noise remained. */
   readonly displayName: string;
   /** Lower-case key of the cleaned merchant words, for learned mappings and history. */
@@ -25,16 +33,30 @@ export interface NormalizedText {
 const HAS_DIGIT = /\d/;
 // Words before which a sentence-style SMS names the merchant: "... at CARREFOUR, DUBAI on 12/03".
 const MERCHANT_INTRODUCERS = new Set(['at', 'lda', 'لدي', 'bei']);
-const SEGMENT_TERMINATORS = new Set(['on', 'dated', 'avail', 'available', 'balance', 'bal', 'ref', 'في', 'بتاريخ']);
+const SEGMENT_TERMINATORS = new Set([
+  'on',
+  'dated',
+  'avail',
+  'available',
+  'balance',
+  'bal',
+  'ref',
+  'في',
+  'بتاريخ',
+]);
 
 export function normalizeText(description: string, merchantName: string, snapshot: Snapshot): NormalizedText {
   const { tokens, display } = splitGlued(description, snapshot);
-  const merchantTokens = merchantName ? splitGlued(merchantName, snapshot).tokens : [];
+  const merchant = merchantName ? splitGlued(merchantName, snapshot) : null;
+  const merchantTokens = merchant?.tokens ?? [];
 
   let [start, end] = findSegment(tokens, snapshot);
   let intermediary: IntermediaryRef | null = null;
   for (const m of snapshot.intermediaries.search(tokens)) {
-    if (m.start === start || (m.start < start + 2 && tokens.slice(start, m.start).every((t) => snapshot.noise.has(t)))) {
+    if (
+      m.start === start ||
+      (m.start < start + 2 && tokens.slice(start, m.start).every((t) => snapshot.noise.has(t)))
+    ) {
       if (!intermediary || m.end > start) {
         intermediary = m.value;
         start = Math.min(m.end, end);
@@ -45,50 +67,60 @@ export function normalizeText(description: string, merchantName: string, snapsho
     const m = snapshot.intermediaries.search(merchantTokens).find((x) => x.start === 0);
     if (m) intermediary = m.value;
   }
-  // Trailing places and codes are cut from the display name; place names inside stay.
-  const words = cleanWords(tokens, display, start, end, snapshot);
   end = Math.max(start, end);
-  const merchantWords =
-    merchantTokens.length > 0 ? cleanWords(merchantTokens, null, 0, merchantTokens.length, snapshot) : null;
-  const chosen = merchantWords && merchantWords.kept.length > 0 ? merchantWords : words;
+  let words: MerchantWords | null = null;
+  const segment: [number, number] = [start, end];
   return {
     tokens,
     merchantTokens,
-    segment: [start, end],
+    segment,
     intermediary,
+    merchant(): MerchantWords {
+      words ??= describeMerchant(tokens, display, segment, merchant, snapshot);
+      return words;
+    },
+  };
+}
+
+function describeMerchant(
+  tokens: readonly string[],
+  display: readonly string[],
+  [start, end]: readonly [number, number],
+  merchant: { tokens: string[]; display: string[] } | null,
+  snapshot: Snapshot,
+): MerchantWords {
+  // Trailing places and codes are cut from the display name; place names inside stay.
+  const words = cleanWords(tokens, display, start, end, snapshot);
+  const merchantWords =
+    merchant && merchant.tokens.length > 0
+      ? cleanWords(merchant.tokens, merchant.display, 0, merchant.tokens.length, snapshot)
+      : null;
+  const chosen = merchantWords && merchantWords.kept.length > 0 ? merchantWords : words;
+  return {
     displayName: toDisplayCase(chosen.display.slice(0, 6)),
     merchantKey: chosen.kept.slice(0, 6).join(' '),
-    locationOnly: words.kept.length === 0 && words.places > 0 && merchantTokens.length === 0,
+    locationOnly: words.kept.length === 0 && words.places > 0 && !merchant?.tokens.length,
   };
 }
 
 /** Splits `CAREEMDUBAI` into `careem dubai` when both halves are words we know. */
-function splitGlued(text: string, snapshot: Snapshot): { tokens: string[]; display: string[] | null } {
-  const raw = tokenize(text);
-  const cased = tokenizeKeepingCase(text, raw.length);
+function splitGlued(text: string, snapshot: Snapshot): { tokens: string[]; display: string[] } {
+  const raw = tokenizeBoth(text);
   const tokens: string[] = [];
-  const display: string[] | null = cased ? [] : null;
-  raw.forEach((token, i) => {
-    const split = token.length >= 5 && !isKnown(token, snapshot) ? splitToken(token, snapshot) : null;
-    const casedToken = cased?.[i] ?? token;
+  const display: string[] = [];
+  for (let i = 0; i < raw.tokens.length; i++) {
+    const token = raw.tokens[i] as string;
+    const casedToken = raw.cased[i] as string;
+    const split = token.length >= 5 && !snapshot.wholeWords.has(token) ? splitToken(token, snapshot) : null;
     if (split) {
       tokens.push(split[0], split[1]);
-      display?.push(casedToken.slice(0, split[0].length), casedToken.slice(split[0].length));
+      display.push(casedToken.slice(0, split[0].length), casedToken.slice(split[0].length));
     } else {
       tokens.push(token);
-      display?.push(casedToken);
+      display.push(casedToken);
     }
-  });
+  }
   return { tokens, display };
-}
-
-function isKnown(token: string, snapshot: Snapshot): boolean {
-  return (
-    snapshot.knownTokens.has(token) ||
-    snapshot.noise.has(token) ||
-    snapshot.countries.has(token) ||
-    snapshot.cities.hasToken(token)
-  );
 }
 
 function isPlace(token: string, snapshot: Snapshot): boolean {
@@ -99,13 +131,10 @@ function splitToken(token: string, snapshot: Snapshot): [string, string] | null 
   // Prefer the longest known left part: `talabatuae` → `talabat` + `uae`.
   for (let i = token.length - 2; i >= 3; i--) {
     const left = token.slice(0, i);
-    const right = token.slice(i);
     const leftBrand = snapshot.knownTokens.has(left);
-    const leftPlace = isPlace(left, snapshot);
-    const rightPlace = isPlace(right, snapshot);
-    if ((leftBrand && (rightPlace || snapshot.knownTokens.has(right))) || (leftPlace && rightPlace)) {
-      return [left, right];
-    }
+    if (!leftBrand && !isPlace(left, snapshot)) continue;
+    const right = token.slice(i);
+    if (isPlace(right, snapshot) || (leftBrand && snapshot.knownTokens.has(right))) return [left, right];
   }
   return null;
 }
@@ -145,7 +174,7 @@ interface CleanedWords {
 
 function cleanWords(
   tokens: readonly string[],
-  display: readonly string[] | null,
+  display: readonly string[],
   start: number,
   end: number,
   snapshot: Snapshot,
@@ -174,7 +203,7 @@ function cleanWords(
     const t = tokens[i] as string;
     if (isNoiseToken(t, snapshot) || (t.length === 1 && !/[\u0621-\u064a]/.test(t))) continue;
     kept.push(t);
-    shown.push(display?.[i] ?? t);
+    shown.push(display[i] ?? t);
   }
   return { kept, display: shown, places };
 }

@@ -72,8 +72,10 @@ export interface Snapshot {
   readonly learnedByMerchantId: ReadonlyMap<string, LearnedMapping>;
   /** `${tenant}\u0000${merchant_key}` → mapping. */
   readonly learnedByMerchantKey: ReadonlyMap<string, LearnedMapping>;
-  /** Every token any alias, pattern or keyword contains: used to split glued words. */
+  /** Every token any alias contains: used to split glued words. */
   readonly knownTokens: ReadonlySet<string>;
+  /** Alias tokens, noise words and place words: a token in here is never split. */
+  readonly wholeWords: ReadonlySet<string>;
 }
 
 export function learnedKey(tenant: string, key: string): string {
@@ -130,7 +132,10 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     data.rules.patterns.flatMap((p) =>
       p.phrases.map((phrase) => {
         const tokens = tokenize(phrase);
-        return { tokens, value: { kind: p.kind, phrase, tokens: tokens.length, direction: p.direction ?? null } };
+        return {
+          tokens,
+          value: { kind: p.kind, phrase, tokens: tokens.length, direction: p.direction ?? null },
+        };
       }),
     ),
   );
@@ -165,6 +170,15 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
   const knownTokens = new Set<string>();
   for (const p of aliasPatterns) for (const t of p.tokens) knownTokens.add(t);
 
+  const countries = new Set(data.locations.countries.flatMap((c) => tokenize(c)));
+  const noise = new Set(data.rules.noise_words.flatMap((w) => tokenize(w)));
+  const wholeWords = new Set([
+    ...knownTokens,
+    ...countries,
+    ...noise,
+    ...data.locations.cities.flatMap((c) => tokenize(c)),
+  ]);
+
   return Object.freeze({
     catalogVersion: data.version,
     engineVersion: ENGINE_VERSION,
@@ -176,18 +190,23 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     keywords,
     intermediaries,
     cities,
-    countries: new Set(data.locations.countries.flatMap((c) => tokenize(c))),
+    countries,
     regions: new Set(data.locations.regions),
-    noise: new Set(data.rules.noise_words.flatMap((w) => tokenize(w))),
+    noise,
     mcc,
     taxonomy,
     learnedByMerchantId,
     learnedByMerchantKey,
     knownTokens,
+    wholeWords,
   });
 }
 
-function toEntry(b: (Brand | ProductLine) & { logo: string }, parent: Brand | null, family: string): BrandEntry {
+function toEntry(
+  b: (Brand | ProductLine) & { logo: string },
+  parent: Brand | null,
+  family: string,
+): BrandEntry {
   const countries = 'countries' in b ? b.countries : (parent?.countries ?? ['*']);
   const mccs = b.mccs ?? parent?.mccs ?? [];
   return Object.freeze({

@@ -8,14 +8,14 @@ const EXTENDED_ARABIC_INDIC_ZERO = 0x06f0;
 
 // Letter variants that banks, keyboards and SMS gateways use interchangeably.
 const ARABIC_LETTER_FOLDS: Readonly<Record<string, string>> = {
-  'ٱ': 'ا',
-  'ى': 'ي',
-  'ی': 'ي',
-  'ئ': 'ي',
-  'ؤ': 'و',
-  'ة': 'ه',
-  'ک': 'ك',
-  'گ': 'ك',
+  ٱ: 'ا',
+  ى: 'ي',
+  ی: 'ي',
+  ئ: 'ي',
+  ؤ: 'و',
+  ة: 'ه',
+  ک: 'ك',
+  گ: 'ك',
 };
 
 const LETTER_FOLDS: Readonly<Record<string, string>> = {
@@ -28,33 +28,36 @@ const LETTER_FOLDS: Readonly<Record<string, string>> = {
   ı: 'i',
 };
 
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const APOSTROPHES = /['`]/g;
+// Latin combining marks, Arabic harakat and hamza marks, superscript alef, tatweel, apostrophes.
+const DROPPED = /[\u0300-\u036f\u064b-\u065f\u0670\u0640'`\u2018\u2019\u02bc]/g;
+const FOLDED = /[\u0660-\u0669\u06f0-\u06f9\u0671\u0649\u06cc\u0626\u0624\u0629\u06a9\u06afßæøœđłıÆØŒĐŁ]/g;
+
+function foldChar(ch: string): string {
+  const code = ch.charCodeAt(0);
+  if (code >= ARABIC_INDIC_ZERO && code <= ARABIC_INDIC_ZERO + 9) return String(code - ARABIC_INDIC_ZERO);
+  if (code >= EXTENDED_ARABIC_INDIC_ZERO && code <= EXTENDED_ARABIC_INDIC_ZERO + 9) {
+    return String(code - EXTENDED_ARABIC_INDIC_ZERO);
+  }
+  const lower = ch.toLowerCase();
+  return ARABIC_LETTER_FOLDS[lower] ?? LETTER_FOLDS[lower] ?? lower;
+}
+
 /**
  * Lower-cases, removes Latin accents and Arabic diacritics (harakat, hamza marks, tatweel), folds
  * Arabic letter variants, turns Arabic-Indic digits into ASCII and drops apostrophes so that
- * `McDonald's` and `MCDONALDS` meet. Every other non-alphanumeric character becomes a space.
+ * `McDonald's` and `MCDONALDS` meet. Every other non-alphanumeric character later splits tokens.
  */
 export function foldText(input: string, keepCase = false): string {
-  // NFD splits accented Latin letters and hamza-carrying alefs into base letter + combining mark.
-  const decomposed = input.normalize('NFKD');
-  let out = '';
-  for (const ch of decomposed) {
-    const code = ch.codePointAt(0) ?? 0;
-    if (code >= 0x0300 && code <= 0x036f) continue; // Latin combining marks
-    if ((code >= 0x064b && code <= 0x065f) || code === 0x0670 || code === 0x0640) continue; // harakat, tatweel
-    if (code >= ARABIC_INDIC_ZERO && code <= ARABIC_INDIC_ZERO + 9) {
-      out += String(code - ARABIC_INDIC_ZERO);
-      continue;
-    }
-    if (code >= EXTENDED_ARABIC_INDIC_ZERO && code <= EXTENDED_ARABIC_INDIC_ZERO + 9) {
-      out += String(code - EXTENDED_ARABIC_INDIC_ZERO);
-      continue;
-    }
-    if (ch === "'" || ch === '’' || ch === '‘' || ch === '`' || ch === 'ʼ') continue;
-    const lower = ch.toLowerCase();
-    const folded = ARABIC_LETTER_FOLDS[lower] ?? LETTER_FOLDS[lower];
-    out += folded ?? (keepCase ? ch : lower);
+  // Most descriptors are plain ASCII: nothing to decompose or fold but case and apostrophes.
+  if (ASCII_ONLY.test(input)) {
+    const stripped = input.replace(APOSTROPHES, '');
+    return keepCase ? stripped : stripped.toLowerCase();
   }
-  return out;
+  // NFKD splits accented Latin letters and hamza-carrying alefs into base letter + combining mark.
+  const folded = input.normalize('NFKD').replace(DROPPED, '').replace(FOLDED, foldChar);
+  return keepCase ? folded : folded.toLowerCase();
 }
 
 const TOKEN_RE = /[a-z0-9\u0621-\u064a]+/g;
@@ -66,12 +69,12 @@ export function tokenize(input: string): string[] {
 }
 
 /**
- * The same tokens as `tokenize`, in their original letter case, for display names. Returns null in
- * the rare case where case folding changed token boundaries.
+ * Tokens in their original letter case (for display names) and lower-cased (for matching), from one
+ * pass over the text.
  */
-export function tokenizeKeepingCase(input: string, expectedCount: number): string[] | null {
-  const tokens = foldText(input, true).match(CASED_TOKEN_RE) ?? [];
-  return tokens.length === expectedCount ? tokens : null;
+export function tokenizeBoth(input: string): { readonly tokens: string[]; readonly cased: string[] } {
+  const cased = foldText(input, true).match(CASED_TOKEN_RE) ?? [];
+  return { tokens: cased.map((t) => t.toLowerCase()), cased };
 }
 
 const ARABIC_LETTER_RE = /[\u0621-\u064a]/;
