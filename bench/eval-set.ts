@@ -69,10 +69,16 @@ const key = (s: string): string => tokenize(s).join('');
 export function brandMatches(row: LabeledRow, e: Enrichment, snapshot: Snapshot): boolean {
   if (!row.expected_brand || !e.brand) return false;
   const expected = new Set([row.expected_brand, ...(row.expected_brand_aliases ?? [])].map(key));
-  const names = [e.brand.name];
+  // `e& (Etisalat)`: a renamed brand shows its former name in brackets; either name is right.
+  const names = [e.brand.name, ...alternativeNames(e.brand.name)];
   const family = snapshot.brandsBySlug.get(e.brand.family);
-  if (family) names.push(family.name);
+  if (family) names.push(family.name, ...alternativeNames(family.name));
   return names.some((n) => expected.has(key(n)));
+}
+
+function alternativeNames(name: string): string[] {
+  const m = /^(.*?)\s*\((.+)\)\s*$/.exec(name);
+  return m ? [m[1] as string, m[2] as string] : [];
 }
 
 export interface Score {

@@ -52,6 +52,11 @@ export const brandSchema = z.object({
   weak_aliases: z.array(z.string().min(1)).default([]),
   mccs: z.array(mcc).default([]),
   countries: z.array(country).min(1),
+  /**
+   * A place that hosts other merchants (a mall, an airport): its name often appears in a shop's
+   * descriptor as the address, so any other brand in the same text wins over it.
+   */
+  venue: z.boolean().default(false),
   product_lines: z.array(productLineSchema).optional(),
 });
 export type Brand = z.infer<typeof brandSchema>;

@@ -65,6 +65,11 @@ export function matchBrand(
   return fuzzyMatch(text, mcc, country, snapshot);
 }
 
+function overlapsMask(m: TokenMatch<AliasRef>, masked: readonly boolean[]): boolean {
+  for (let i = m.start; i < m.end; i++) if (masked[i]) return true;
+  return false;
+}
+
 function collect(
   into: Candidate[],
   matches: readonly TokenMatch<AliasRef>[],
@@ -99,6 +104,7 @@ function pickBest(candidates: readonly Candidate[]): Candidate | null {
 
 function compare(a: Candidate, b: Candidate): number {
   return (
+    Number(!a.alias.brand.venue) - Number(!b.alias.brand.venue) ||
     a.alias.tokens - b.alias.tokens ||
     a.alias.chars - b.alias.chars ||
     Number(a.countryAgrees) - Number(b.countryAgrees) ||
@@ -127,8 +133,7 @@ function fuzzyMatch(
   const found = new Map<string, { alias: AliasRef; how: string; word: string }>();
   words.forEach((word, i) => {
     if (word.length < MIN_FUZZY_LENGTH || /\d/.test(word) || snapshot.noise.has(word)) return;
-    if (snapshot.knownTokens.has(word) || snapshot.countries.has(word) || snapshot.cities.hasToken(word))
-      return;
+    if (snapshot.wholeWords.has(word)) return; // a word we know is not a typo
     for (const alias of snapshot.fuzzy.lookup(word))
       found.set(alias.brand.family, { alias, how: 'typo', word });
     if (i === words.length - 1 && word.length >= MIN_PREFIX_LENGTH) {

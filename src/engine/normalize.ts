@@ -14,6 +14,8 @@ export interface NormalizedText {
   /** [start, end) of the tokens that name the merchant. */
   readonly segment: readonly [number, number];
   readonly intermediary: IntermediaryRef | null;
+  /** Tokens an alias match must not touch: the intermediary's prefix and wallet names. */
+  readonly masked: readonly boolean[];
   /**
    * The cleaned merchant words. Computed on first use: a matched brand makes them unnecessary, and
    * most transactions match one.
@@ -31,6 +33,7 @@ export interface MerchantWords {
 }
 
 const HAS_DIGIT = /\d/;
+const MIN_SPLIT_PART = 3;
 // Words before which a sentence-style SMS names the merchant: "... at CARREFOUR, DUBAI on 12/03".
 const MERCHANT_INTRODUCERS = new Set(['at', 'lda', 'لدي', 'bei']);
 const SEGMENT_TERMINATORS = new Set([
@@ -52,15 +55,18 @@ export function normalizeText(description: string, merchantName: string, snapsho
 
   let [start, end] = findSegment(tokens, snapshot);
   let intermediary: IntermediaryRef | null = null;
+  const masked = new Array<boolean>(tokens.length).fill(false);
   for (const m of snapshot.intermediaries.search(tokens)) {
-    if (
+    const leads =
       m.start === start ||
-      (m.start < start + 2 && tokens.slice(start, m.start).every((t) => snapshot.noise.has(t)))
-    ) {
-      if (!intermediary || m.end > start) {
-        intermediary = m.value;
-        start = Math.min(m.end, end);
-      }
+      (m.start < start + 2 && tokens.slice(start, m.start).every((t) => snapshot.noise.has(t)));
+    if (!leads && !m.value.anywhere) continue;
+    for (let i = m.start; i < m.end; i++) masked[i] = true;
+    if (leads && m.end > start) {
+      intermediary = m.value;
+      start = Math.min(m.end, end);
+    } else {
+      intermediary ??= m.value;
     }
   }
   if (!intermediary && merchantTokens.length > 0) {
@@ -75,6 +81,7 @@ export function normalizeText(description: string, merchantName: string, snapsho
     merchantTokens,
     segment,
     intermediary,
+    masked,
     merchant(): MerchantWords {
       words ??= describeMerchant(tokens, display, segment, merchant, snapshot);
       return words;
@@ -111,7 +118,10 @@ function splitGlued(text: string, snapshot: Snapshot): { tokens: string[]; displ
   for (let i = 0; i < raw.tokens.length; i++) {
     const token = raw.tokens[i] as string;
     const casedToken = raw.cased[i] as string;
-    const split = token.length >= 5 && !snapshot.wholeWords.has(token) ? splitToken(token, snapshot) : null;
+    const split =
+      token.length >= 5 && !snapshot.wholeWords.has(token)
+        ? (splitDigits(token) ?? splitToken(token, snapshot))
+        : null;
     if (split) {
       tokens.push(split[0], split[1]);
       display.push(casedToken.slice(0, split[0].length), casedToken.slice(split[0].length));
@@ -123,18 +133,29 @@ function splitGlued(text: string, snapshot: Snapshot): { tokens: string[]; displ
   return { tokens, display };
 }
 
+const LETTERS_THEN_DIGITS = /^([a-z]{3,})(\d{3,}[a-z0-9]*)$/;
+const DIGITS_THEN_LETTERS = /^(\d{3,})([a-z]{3,})$/;
+
+/** `IMPARK00740010A` → `impark` + `00740010a`; `2100KORNEUBURG` → `2100` + `korneuburg`. */
+function splitDigits(token: string): [string, string] | null {
+  const m = LETTERS_THEN_DIGITS.exec(token) ?? DIGITS_THEN_LETTERS.exec(token);
+  return m ? [m[1] as string, m[2] as string] : null;
+}
+
 function isPlace(token: string, snapshot: Snapshot): boolean {
   return snapshot.countries.has(token) || snapshot.cities.hasToken(token);
 }
 
 function splitToken(token: string, snapshot: Snapshot): [string, string] | null {
   // Prefer the longest known left part: `talabatuae` → `talabat` + `uae`.
-  for (let i = token.length - 2; i >= 3; i--) {
+  // Both halves need some length: `payroll` is not `pay` + `roll`.
+  for (let i = token.length - 2; i >= MIN_SPLIT_PART; i--) {
     const left = token.slice(0, i);
     const leftBrand = snapshot.knownTokens.has(left);
     if (!leftBrand && !isPlace(left, snapshot)) continue;
     const right = token.slice(i);
-    if (isPlace(right, snapshot) || (leftBrand && snapshot.knownTokens.has(right))) return [left, right];
+    if (isPlace(right, snapshot)) return [left, right];
+    if (leftBrand && right.length >= MIN_SPLIT_PART && snapshot.knownTokens.has(right)) return [left, right];
   }
   return null;
 }

@@ -18,6 +18,7 @@ export interface BrandEntry extends BrandRef {
   readonly countries: ReadonlySet<string> | null;
   /** Set for product lines: the brand they belong to. */
   readonly parent_id: number | null;
+  readonly venue: boolean;
 }
 
 export interface AliasRef {
@@ -45,6 +46,8 @@ export interface IntermediaryRef {
   readonly id: string;
   readonly name: string;
   readonly fallback_brand: string | null;
+  /** Wallets (Apple Pay, mada Pay) are named anywhere in a text and are never the merchant. */
+  readonly anywhere: boolean;
 }
 
 export interface SubCategoryInfo {
@@ -151,7 +154,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     data.intermediaries.intermediaries.flatMap((i) =>
       i.prefixes.map((prefix) => ({
         tokens: tokenize(prefix),
-        value: { id: i.id, name: i.name, fallback_brand: i.fallback_brand },
+        value: { id: i.id, name: i.name, fallback_brand: i.fallback_brand, anywhere: i.kind === 'wallet' },
       })),
     ),
   );
@@ -176,6 +179,8 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     ...knownTokens,
     ...countries,
     ...noise,
+    ...data.rules.patterns.flatMap((p) => p.phrases.flatMap((x) => tokenize(x))),
+    ...data.rules.keywords.flatMap((k) => k.words.flatMap((x) => tokenize(x))),
     ...data.locations.cities.flatMap((c) => tokenize(c)),
   ]);
 
@@ -222,6 +227,7 @@ function toEntry(
     mccs: new Set(mccs),
     countries: countries.includes('*') ? null : new Set(countries),
     parent_id: parent?.id ?? null,
+    venue: 'venue' in b ? b.venue : false,
   });
 }
 
