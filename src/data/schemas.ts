@@ -38,6 +38,11 @@ const brandFields = {
   sub_category_id: subCategoryId,
   aliases: z.array(z.string().min(1)).min(1),
   subscription: z.boolean(),
+  /**
+   * Whether the display name is also matched as an alias (the default). False where the name folds
+   * to a form another brand owns: `AMC+` is `amc`, which is AMC Theatres.
+   */
+  name_alias: z.boolean().default(true),
 };
 
 export const productLineSchema = z.object({

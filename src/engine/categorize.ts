@@ -60,6 +60,21 @@ const PRIORITY: readonly RuleKind[] = [
 /** Rules a matched non-financial brand overrides (`GEMS SCHOOL FEES` is a school, not a bank fee). */
 const BRAND_OVERRIDES = new Set<RuleKind>(['bank_fee', 'interest', 'loan_other', 'tax', 'cheque', 'deposit']);
 
+/** Rules where a matched bank or card issuer is the counterparty, not just the channel. */
+const BANK_COUNTERPARTY_RULES = new Set<RuleKind>([
+  'card_payment',
+  'loan_mortgage',
+  'loan_car',
+  'loan_student',
+  'loan_personal',
+  'loan_other',
+  'bank_fee',
+  'interest',
+]);
+
+/** MCCs of banks themselves (cash disbursement by financial institutions). */
+const BANK_MCCS = ['6010', '6011', '6012'];
+
 /** Categories whose brands are themselves financial counterparties. */
 const FINANCIAL_CATEGORIES = new Set(['1', '9', '14', '15', '21']);
 
@@ -99,7 +114,11 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     }
     if (brandIsMerchant && BRAND_OVERRIDES.has(kind)) continue;
     const sub = subCategoryForRule(kind, direction, input);
-    if (sub) return decided(sub, 0.9, `pattern:${kind}:"${p.phrase}"`, kind);
+    if (!sub) continue;
+    // Paying a card issuer or a lender, or being charged by a bank: the bank is the counterparty
+    // and keeps its brand. For transfers and salaries it is only the channel.
+    const counterparty = brandCategory !== null && !brandIsMerchant && BANK_COUNTERPARTY_RULES.has(kind);
+    return decided(sub, 0.9, `pattern:${kind}:"${p.phrase}"`, counterparty ? null : kind);
   }
 
   if (input.learnedSubCategory) {
@@ -107,6 +126,14 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   }
   if (input.brand) {
     const b = input.brand;
+    // A debit from a bank with nothing else said (an invoice, a statement line) is the bank's charge.
+    if (
+      direction === 'DEBIT' &&
+      b.brand.sub_category_id === '1-4' &&
+      BANK_MCCS.some((m) => b.brand.mccs.has(m))
+    ) {
+      return decided('1-1', Math.min(0.9, b.confidence), `brand:${b.brand.slug}+bank-debit`, null, refund);
+    }
     return decided(
       b.brand.sub_category_id,
       Math.min(0.97, b.confidence),
@@ -195,8 +222,8 @@ function findPatterns(
       if (!prev || p.tokens > prev.tokens) found.set(p.kind, p);
     }
   };
-  consider(snapshot.patterns.search(text.tokens));
-  if (text.merchantTokens.length > 0) consider(snapshot.patterns.search(text.merchantTokens));
+  consider(text.hits.patterns);
+  if (text.merchantTokens.length > 0) consider(text.merchantHits.patterns);
   return found;
 }
 

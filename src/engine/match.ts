@@ -32,7 +32,7 @@ export function matchBrand(
   if (text.merchantTokens.length > 0) {
     collect(
       candidates,
-      snapshot.aliases.search(text.merchantTokens),
+      text.merchantHits.aliases,
       'merchant_name',
       0,
       text.merchantTokens.length,
@@ -40,15 +40,11 @@ export function matchBrand(
       country,
     );
   }
-  collect(
-    candidates,
-    snapshot.aliases.search(text.tokens),
-    'description',
-    text.segment[0],
-    text.tokens.length,
-    mcc,
-    country,
-  );
+  const inDescription = text.hits.aliases.filter((m) => !namesAPlace(m, text.tokens, snapshot));
+  const unmasked = inDescription.filter((m) => !overlapsMask(m, text.masked));
+  // An intermediary alone (`APPLE.COM/BILL`) may still be a brand of its own.
+  const usable = unmasked.length > 0 || candidates.length > 0 ? unmasked : inDescription;
+  collect(candidates, usable, 'description', text.segment[0], text.tokens.length, mcc, country);
 
   const best = pickBest(candidates);
   if (best) {
@@ -63,6 +59,34 @@ export function matchBrand(
     };
   }
   return fuzzyMatch(text, mcc, country, snapshot);
+}
+
+// Words after which a name is an address: `TOAST BOX MANULIFE CTR`, `ZARA CITY CENTRE`.
+const PLACE_SUFFIXES = new Set([
+  'ctr',
+  'centre',
+  'center',
+  'mall',
+  'plaza',
+  'tower',
+  'towers',
+  'complex',
+  'region',
+]);
+
+/**
+ * A brand's name used as (part of) a place name is not the merchant: `NORTHERN REGION` is a Saudi
+ * region, not Northern Rail; `MANULIFE CTR` is a building.
+ */
+function namesAPlace(m: TokenMatch<AliasRef>, tokens: readonly string[], snapshot: Snapshot): boolean {
+  const next = tokens[m.end];
+  if (next !== undefined && PLACE_SUFFIXES.has(next) && !m.value.brand.venue) return true;
+  if (m.end - m.start > 1) return false;
+  if (!snapshot.cities.hasToken(tokens[m.start] as string)) return false;
+  const from = Math.max(0, m.start - 3);
+  return snapshot.cities
+    .search(tokens.slice(from, m.end + 3))
+    .some((c) => c.end - c.start > 1 && c.start + from <= m.start && c.end + from >= m.end);
 }
 
 function overlapsMask(m: TokenMatch<AliasRef>, masked: readonly boolean[]): boolean {
@@ -106,13 +130,14 @@ function compare(a: Candidate, b: Candidate): number {
   return (
     Number(!a.alias.brand.venue) - Number(!b.alias.brand.venue) ||
     a.alias.tokens - b.alias.tokens ||
-    a.alias.chars - b.alias.chars ||
     Number(a.countryAgrees) - Number(b.countryAgrees) ||
     Number(a.mccAgrees) - Number(b.mccAgrees) ||
     Number(!a.alias.weak) - Number(!b.alias.weak) ||
     Number(a.source === 'merchant_name') - Number(b.source === 'merchant_name') ||
+    // The merchant's own name comes first; partners, landlords and places follow it.
+    b.start - a.start ||
     Number(a.alias.brand.parent_id !== null) - Number(b.alias.brand.parent_id !== null) ||
-    b.start - a.start
+    a.alias.chars - b.alias.chars
   );
 }
 

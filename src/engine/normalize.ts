@@ -3,7 +3,8 @@
  * the text that names the merchant (after processor prefixes, inside bank SMS sentences, before
  * store numbers and trailing city and country words).
  */
-import type { IntermediaryRef, Snapshot } from './snapshot.js';
+import type { TokenMatch } from './automaton.js';
+import type { AliasRef, IntermediaryRef, LexiconEntry, PatternRef, Snapshot } from './snapshot.js';
 import { tokenizeBoth, toDisplayCase } from './text.js';
 
 export interface NormalizedText {
@@ -14,6 +15,9 @@ export interface NormalizedText {
   /** [start, end) of the tokens that name the merchant. */
   readonly segment: readonly [number, number];
   readonly intermediary: IntermediaryRef | null;
+  /** Alias and rule-phrase matches in the description and in the merchant name. */
+  readonly hits: LexiconHits;
+  readonly merchantHits: LexiconHits;
   /** Tokens an alias match must not touch: the intermediary's prefix and wallet names. */
   readonly masked: readonly boolean[];
   /**
@@ -21,6 +25,28 @@ export interface NormalizedText {
    * most transactions match one.
    */
   merchant(): MerchantWords;
+}
+
+export interface LexiconHits {
+  readonly aliases: TokenMatch<AliasRef>[];
+  readonly patterns: TokenMatch<PatternRef>[];
+  readonly intermediaries: TokenMatch<IntermediaryRef>[];
+}
+
+const NO_HITS: LexiconHits = Object.freeze({ aliases: [], patterns: [], intermediaries: [] });
+
+function scan(tokens: readonly string[], snapshot: Snapshot): LexiconHits {
+  if (tokens.length === 0) return NO_HITS;
+  const hits: LexiconHits = { aliases: [], patterns: [], intermediaries: [] };
+  for (const m of snapshot.lexicon.search(tokens)) addHit(hits, m);
+  return hits;
+}
+
+function addHit(hits: LexiconHits, m: TokenMatch<LexiconEntry>): void {
+  const v = m.value;
+  if (v.type === 'alias') hits.aliases.push({ start: m.start, end: m.end, value: v.alias });
+  else if (v.type === 'pattern') hits.patterns.push({ start: m.start, end: m.end, value: v.pattern });
+  else hits.intermediaries.push({ start: m.start, end: m.end, value: v.intermediary });
 }
 
 export interface MerchantWords {
@@ -56,7 +82,9 @@ export function normalizeText(description: string, merchantName: string, snapsho
   let [start, end] = findSegment(tokens, snapshot);
   let intermediary: IntermediaryRef | null = null;
   const masked = new Array<boolean>(tokens.length).fill(false);
-  for (const m of snapshot.intermediaries.search(tokens)) {
+  const hits = scan(tokens, snapshot);
+  const merchantHits = scan(merchantTokens, snapshot);
+  for (const m of hits.intermediaries) {
     const leads =
       m.start === start ||
       (m.start < start + 2 && tokens.slice(start, m.start).every((t) => snapshot.noise.has(t)));
@@ -70,7 +98,7 @@ export function normalizeText(description: string, merchantName: string, snapsho
     }
   }
   if (!intermediary && merchantTokens.length > 0) {
-    const m = snapshot.intermediaries.search(merchantTokens).find((x) => x.start === 0);
+    const m = merchantHits.intermediaries.find((x) => x.start === 0);
     if (m) intermediary = m.value;
   }
   end = Math.max(start, end);
@@ -81,6 +109,8 @@ export function normalizeText(description: string, merchantName: string, snapsho
     merchantTokens,
     segment,
     intermediary,
+    hits,
+    merchantHits,
     masked,
     merchant(): MerchantWords {
       words ??= describeMerchant(tokens, display, segment, merchant, snapshot);

@@ -50,6 +50,12 @@ export interface IntermediaryRef {
   readonly anywhere: boolean;
 }
 
+/** One entry of the combined lexicon: every alias, rule phrase and intermediary prefix. */
+export type LexiconEntry =
+  | { readonly type: 'alias'; readonly alias: AliasRef }
+  | { readonly type: 'pattern'; readonly pattern: PatternRef }
+  | { readonly type: 'intermediary'; readonly intermediary: IntermediaryRef };
+
 export interface SubCategoryInfo {
   readonly category: NamedRef;
   readonly sub_category: NamedRef;
@@ -65,6 +71,11 @@ export interface Snapshot {
   readonly patterns: TokenAutomaton<PatternRef>;
   readonly keywords: TokenAutomaton<KeywordRef>;
   readonly intermediaries: TokenAutomaton<IntermediaryRef>;
+  /**
+   * Aliases, rule phrases and intermediary prefixes in one automaton, so each text is scanned once
+   * for all three.
+   */
+  readonly lexicon: TokenAutomaton<LexiconEntry>;
   readonly cities: TokenAutomaton<string>;
   readonly countries: ReadonlySet<string>;
   readonly regions: ReadonlySet<string>;
@@ -112,14 +123,21 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     brandsBySlug.set(entry.slug, entry);
     // A name that is also an ordinary word (Next, Target) is only as strong as its weak alias.
     const weak = new Set(b.weak_aliases.map((a) => tokenize(a).join(' ')));
-    const strong = [b.name, ...b.aliases].filter((a) => !weak.has(tokenize(a).join(' ')));
+    const strong = [...(b.name_alias ? [b.name] : []), ...b.aliases].filter(
+      (a) => !weak.has(tokenize(a).join(' ')),
+    );
     for (const alias of uniqueFolded(strong)) addAlias(entry, alias, false);
     for (const alias of uniqueFolded(b.weak_aliases)) addAlias(entry, alias, true);
     for (const line of b.product_lines ?? []) {
       const lineEntry = toEntry({ ...line, logo: `brands/${line.slug}.png` }, b, b.slug);
       brandsById.set(lineEntry.id, lineEntry);
       brandsBySlug.set(lineEntry.slug, lineEntry);
-      for (const alias of uniqueFolded([line.name, ...line.aliases])) addAlias(lineEntry, alias, false);
+      // A line's name that folds to its parent's (`Walmart+` is `walmart`) must not outrank the parent.
+      const parentForms = new Set(
+        [b.name, ...b.aliases, ...b.weak_aliases].map((a) => tokenize(a).join(' ')),
+      );
+      const lineName = line.name_alias && !parentForms.has(tokenize(line.name).join(' ')) ? [line.name] : [];
+      for (const alias of uniqueFolded([...lineName, ...line.aliases])) addAlias(lineEntry, alias, false);
     }
   }
   const aliases = new TokenAutomaton(aliasPatterns);
@@ -131,17 +149,16 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       .map((p) => ({ key: p.tokens[0] as string, value: p.value })),
   );
 
-  const patterns = new TokenAutomaton(
-    data.rules.patterns.flatMap((p) =>
-      p.phrases.map((phrase) => {
-        const tokens = tokenize(phrase);
-        return {
-          tokens,
-          value: { kind: p.kind, phrase, tokens: tokens.length, direction: p.direction ?? null },
-        };
-      }),
-    ),
+  const patternEntries = data.rules.patterns.flatMap((p) =>
+    p.phrases.map((phrase) => {
+      const tokens = tokenize(phrase);
+      return {
+        tokens,
+        value: { kind: p.kind, phrase, tokens: tokens.length, direction: p.direction ?? null },
+      };
+    }),
   );
+  const patterns = new TokenAutomaton(patternEntries);
   const keywords = new TokenAutomaton(
     data.rules.keywords.flatMap((k) =>
       k.words.map((word) => {
@@ -150,14 +167,24 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       }),
     ),
   );
-  const intermediaries = new TokenAutomaton(
-    data.intermediaries.intermediaries.flatMap((i) =>
-      i.prefixes.map((prefix) => ({
-        tokens: tokenize(prefix),
-        value: { id: i.id, name: i.name, fallback_brand: i.fallback_brand, anywhere: i.kind === 'wallet' },
-      })),
-    ),
+  const intermediaryEntries = data.intermediaries.intermediaries.flatMap((i) =>
+    i.prefixes.map((prefix) => ({
+      tokens: tokenize(prefix),
+      value: { id: i.id, name: i.name, fallback_brand: i.fallback_brand, anywhere: i.kind === 'wallet' },
+    })),
   );
+  const intermediaries = new TokenAutomaton(intermediaryEntries);
+  const lexicon = new TokenAutomaton<LexiconEntry>([
+    ...aliasPatterns.map((p) => ({ tokens: p.tokens, value: { type: 'alias' as const, alias: p.value } })),
+    ...patternEntries.map((p) => ({
+      tokens: p.tokens,
+      value: { type: 'pattern' as const, pattern: p.value },
+    })),
+    ...intermediaryEntries.map((p) => ({
+      tokens: p.tokens,
+      value: { type: 'intermediary' as const, intermediary: p.value },
+    })),
+  ]);
   const cities = new TokenAutomaton(data.locations.cities.map((c) => ({ tokens: tokenize(c), value: c })));
 
   const mcc = new Map<string, string>();
@@ -194,6 +221,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     patterns,
     keywords,
     intermediaries,
+    lexicon,
     cities,
     countries,
     regions: new Set(data.locations.regions),
