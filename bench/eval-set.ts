@@ -73,7 +73,16 @@ export function brandMatches(row: LabeledRow, e: Enrichment, snapshot: Snapshot)
   const names = [e.brand.name, ...alternativeNames(e.brand.name)];
   const family = snapshot.brandsBySlug.get(e.brand.family);
   if (family) names.push(family.name, ...alternativeNames(family.name));
-  return names.some((n) => expected.has(key(n)));
+  if (names.some((n) => expected.has(key(n)))) return true;
+  // A label may use the short form of the catalog's full name (`Vue` for `Vue Cinemas`, `Nahdi`
+  // for `Al Nahdi Pharmacy`). Accepted only when every label word is in the name and the category
+  // agrees, so a namesake in another trade (`Jumbo` the grocer, `Jumbo Electronics`) stays wrong.
+  if (e.category.name !== row.expected_category) return false;
+  const labelWords = [row.expected_brand, ...(row.expected_brand_aliases ?? [])].map((l) => tokenize(l));
+  return names.some((n) => {
+    const nameWords = new Set(tokenize(n));
+    return labelWords.some((words) => words.length > 0 && words.every((w) => nameWords.has(w)));
+  });
 }
 
 function alternativeNames(name: string): string[] {

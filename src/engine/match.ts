@@ -40,10 +40,9 @@ export function matchBrand(
       country,
     );
   }
-  const inDescription = text.hits.aliases.filter((m) => !namesAPlace(m, text.tokens, snapshot));
-  const unmasked = inDescription.filter((m) => !overlapsMask(m, text.masked));
-  // An intermediary alone (`APPLE.COM/BILL`) may still be a brand of its own.
-  const usable = unmasked.length > 0 || candidates.length > 0 ? unmasked : inDescription;
+  const usable = text.hits.aliases.filter(
+    (m) => !overlapsMask(m, text.masked) && !namesAPlace(m, text.tokens, snapshot),
+  );
   collect(candidates, usable, 'description', text.segment[0], text.tokens.length, mcc, country);
 
   const best = pickBest(candidates);
@@ -58,7 +57,13 @@ export function matchBrand(
       reason: `alias:"${best.alias.text}"@${best.source}`,
     };
   }
-  return fuzzyMatch(text, mcc, country, snapshot);
+  const fuzzy = fuzzyMatch(text, mcc, country, snapshot);
+  if (fuzzy) return fuzzy;
+  // Some intermediaries are the merchant when no one stands behind them: `APPLE.COM/BILL` alone is
+  // Apple's own services, `AMZN MKTP` alone is Amazon.
+  const fallback = text.intermediary?.fallback_brand;
+  const brand = fallback ? snapshot.brandsBySlug.get(fallback) : undefined;
+  return brand ? { brand, confidence: 0.85, reason: `intermediary:${text.intermediary?.id ?? ''}` } : null;
 }
 
 // Words after which a name is an address: `TOAST BOX MANULIFE CTR`, `ZARA CITY CENTRE`.
@@ -108,13 +113,20 @@ function collect(
     const mccAgrees = mcc !== '' && brand.mccs.has(mcc);
     // A weak alias (an ordinary word such as NEXT or TARGET) must lead the merchant text, be all of
     // it, or be backed by the MCC.
-    if (m.value.weak && !(m.start === anchor || (m.start === 0 && m.end === whole) || mccAgrees)) continue;
+    const leads = m.start === anchor || (m.start === 0 && m.end === whole);
+    if (m.value.weak && !(leads || mccAgrees)) continue;
+    // A mall or park named after the merchant is its address (`IQOS BOUTIQUE DUBAI MALL`).
+    if (brand.venue && !leads) continue;
+    const countryAgrees = brand.countries === null || brand.countries.has(country);
+    // One word naming a local brand of another country is more likely a namesake (`JUMBO` in the
+    // Netherlands is the supermarket, not the Dubai electronics chain).
+    if (!countryAgrees && m.end - m.start === 1 && !mccAgrees) continue;
     into.push({
       alias: m.value,
       source,
       start: m.start,
       mccAgrees,
-      countryAgrees: brand.countries === null || brand.countries.has(country),
+      countryAgrees,
     });
   }
 }

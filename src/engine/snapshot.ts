@@ -92,6 +92,8 @@ export interface Snapshot {
   readonly wholeWords: ReadonlySet<string>;
 }
 
+const MAX_SHORT_ALIAS = 3;
+
 export function learnedKey(tenant: string, key: string): string {
   return `${tenant}\u0000${key}`;
 }
@@ -108,9 +110,11 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
   const brandsById = new Map<number, BrandEntry>();
   const brandsBySlug = new Map<string, BrandEntry>();
   const aliasPatterns: { tokens: string[]; value: AliasRef }[] = [];
-  const addAlias = (brand: BrandEntry, text: string, weak: boolean): void => {
+  const addAlias = (brand: BrandEntry, text: string, declaredWeak: boolean): void => {
     const tokens = tokenize(text);
     if (tokens.length === 0) return;
+    // Three letters or fewer (`BP`, `KFC`, `SP+`) collide with codes and words in other texts.
+    const weak = declaredWeak || (tokens.length === 1 && (tokens[0] as string).length <= MAX_SHORT_ALIAS);
     aliasPatterns.push({
       tokens,
       value: { brand, text, weak, tokens: tokens.length, chars: tokens.join('').length },
