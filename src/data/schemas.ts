@@ -121,6 +121,8 @@ const ruleKind = z.enum([
   'insurance_claim',
   'currency_exchange',
   'deposit',
+  'rental_income',
+  'other_income',
 ]);
 export type RuleKind = z.infer<typeof ruleKind>;
 

@@ -35,6 +35,8 @@ export interface CategorizeInput {
 const PRIORITY: readonly RuleKind[] = [
   'salary',
   'pension',
+  'rental_income',
+  'other_income',
   'card_payment',
   'atm_deposit',
   'atm_withdrawal',
@@ -58,7 +60,24 @@ const PRIORITY: readonly RuleKind[] = [
 ];
 
 /** Rules a matched non-financial brand overrides (`GEMS SCHOOL FEES` is a school, not a bank fee). */
-const BRAND_OVERRIDES = new Set<RuleKind>(['bank_fee', 'interest', 'loan_other', 'tax', 'cheque', 'deposit']);
+const BRAND_OVERRIDES = new Set<RuleKind>([
+  'bank_fee',
+  'interest',
+  'loan_other',
+  'tax',
+  'cheque',
+  'deposit',
+  // Rails and wordings that also carry purchases: `SEPA-LASTSCHRIFT TELEKOM`, `CARD PAYMENT TO
+  // SAINSBURYS`, `IRCTC WEB UPI`, `T-MOBILE AUTOPAY`.
+  'transfer',
+  'card_payment',
+  'other_income',
+]);
+
+/** Generic wordings that yield to a purpose named in the same text (`SCHOOL TRANSPORT FEE`). */
+const YIELDS_TO_PURPOSE = new Set<RuleKind>(['bank_fee', 'transfer', 'cheque']);
+/** Purposes that outrank a generic fee or transfer wording: rent, utilities, schools, government. */
+const PURPOSE_SUB_CATEGORIES = new Set(['11-1', '11-2', '11-5', '19-1', '19-2', '19-3', '5-1', '5-2', '5-3']);
 
 /** Rules where a matched bank or card issuer is the counterparty, not just the channel. */
 const BANK_COUNTERPARTY_RULES = new Set<RuleKind>([
@@ -113,6 +132,12 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       continue;
     }
     if (brandIsMerchant && BRAND_OVERRIDES.has(kind)) continue;
+    if (YIELDS_TO_PURPOSE.has(kind) && !inward) {
+      const purpose = findKeyword(input.text, snapshot);
+      if (purpose && PURPOSE_SUB_CATEGORIES.has(purpose.sub_category_id)) {
+        return decided(purpose.sub_category_id, 0.7, `keyword:"${purpose.word}"+${kind}`, null, refund);
+      }
+    }
     const sub = subCategoryForRule(kind, direction, input);
     if (!sub) continue;
     // Paying a card issuer or a lender, or being charged by a bank: the bank is the counterparty
@@ -162,6 +187,10 @@ function subCategoryForRule(kind: RuleKind, direction: Direction, input: Categor
     case 'salary':
     case 'pension':
       return null; // only inward, handled above
+    case 'rental_income':
+      return '8-5';
+    case 'other_income':
+      return '8-7';
     case 'card_payment':
       return '9-5';
     case 'atm_deposit':

@@ -20,6 +20,8 @@ interface Candidate {
   readonly start: number;
   readonly mccAgrees: boolean;
   readonly countryAgrees: boolean;
+  /** Inside the part of the text that names the merchant (after `at` in an SMS sentence). */
+  readonly inSegment: boolean;
 }
 
 export function matchBrand(
@@ -36,6 +38,7 @@ export function matchBrand(
       'merchant_name',
       0,
       text.merchantTokens.length,
+      text.merchantTokens.length,
       mcc,
       country,
     );
@@ -43,7 +46,16 @@ export function matchBrand(
   const usable = text.hits.aliases.filter(
     (m) => !overlapsMask(m, text.masked) && !namesAPlace(m, text.tokens, snapshot),
   );
-  collect(candidates, usable, 'description', text.segment[0], text.tokens.length, mcc, country);
+  collect(
+    candidates,
+    usable,
+    'description',
+    text.segment[0],
+    text.tokens.length,
+    text.segment[1],
+    mcc,
+    country,
+  );
 
   const best = pickBest(candidates);
   if (best) {
@@ -105,6 +117,7 @@ function collect(
   source: Candidate['source'],
   anchor: number,
   whole: number,
+  segmentEnd: number,
   mcc: string,
   country: string,
 ): void {
@@ -113,8 +126,11 @@ function collect(
     const mccAgrees = mcc !== '' && brand.mccs.has(mcc);
     // A weak alias (an ordinary word such as NEXT or TARGET) must lead the merchant text, be all of
     // it, or be backed by the MCC.
-    const leads = m.start === anchor || (m.start === 0 && m.end === whole);
+    const whole_ = m.start === 0 && m.end === whole;
+    const leads = m.start === anchor || whole_;
     if (m.value.weak && !(leads || mccAgrees)) continue;
+    // Two letters (`HM`, `EE`) are too often initials or codes to trust without the MCC.
+    if (m.value.chars <= 2 && !(whole_ || mccAgrees)) continue;
     // A mall or park named after the merchant is its address (`IQOS BOUTIQUE DUBAI MALL`).
     if (brand.venue && !leads) continue;
     const countryAgrees = brand.countries === null || brand.countries.has(country);
@@ -127,6 +143,7 @@ function collect(
       start: m.start,
       mccAgrees,
       countryAgrees,
+      inSegment: source === 'merchant_name' || (m.start >= anchor && m.end <= segmentEnd),
     });
   }
 }
@@ -141,6 +158,8 @@ function pickBest(candidates: readonly Candidate[]): Candidate | null {
 function compare(a: Candidate, b: Candidate): number {
   return (
     Number(!a.alias.brand.venue) - Number(!b.alias.brand.venue) ||
+    // In `spent on your HDFC Bank card at ZOMATO`, the merchant is the part after `at`.
+    Number(a.inSegment) - Number(b.inSegment) ||
     a.alias.tokens - b.alias.tokens ||
     Number(a.countryAgrees) - Number(b.countryAgrees) ||
     Number(a.mccAgrees) - Number(b.mccAgrees) ||
@@ -153,7 +172,7 @@ function compare(a: Candidate, b: Candidate): number {
   );
 }
 
-const MIN_FUZZY_LENGTH = 5;
+const MIN_FUZZY_LENGTH = 6;
 const MIN_PREFIX_LENGTH = 6;
 
 /**

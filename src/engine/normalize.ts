@@ -61,7 +61,9 @@ export interface MerchantWords {
 const HAS_DIGIT = /\d/;
 const MIN_SPLIT_PART = 3;
 // Words before which a sentence-style SMS names the merchant: "... at CARREFOUR, DUBAI on 12/03".
-const MERCHANT_INTRODUCERS = new Set(['at', 'lda', 'لدي', 'bei']);
+const MERCHANT_INTRODUCERS = new Set(['at', 'لدي', 'bei']);
+// Weaker: `من` is also "from your card"; used only when no stronger introducer is present.
+const WEAK_INTRODUCERS = new Set(['من', 'from']);
 const SEGMENT_TERMINATORS = new Set([
   'on',
   'dated',
@@ -195,21 +197,25 @@ function findSegment(tokens: readonly string[], snapshot: Snapshot): [number, nu
   let start = 0;
   let end = tokens.length;
   if (tokens.length >= 6) {
-    for (let i = tokens.length - 2; i >= 1; i--) {
-      if (MERCHANT_INTRODUCERS.has(tokens[i] as string)) {
-        start = i + 1;
-        for (let j = start + 1; j < tokens.length; j++) {
-          if (SEGMENT_TERMINATORS.has(tokens[j] as string)) {
-            end = j;
-            break;
-          }
+    const at = lastIndexIn(tokens, MERCHANT_INTRODUCERS);
+    const introducer = at >= 1 ? at : lastIndexIn(tokens, WEAK_INTRODUCERS);
+    if (introducer >= 1 && introducer < tokens.length - 1) {
+      start = introducer + 1;
+      for (let j = start + 1; j < tokens.length; j++) {
+        if (SEGMENT_TERMINATORS.has(tokens[j] as string)) {
+          end = j;
+          break;
         }
-        break;
       }
     }
   }
   while (start < end && isNoiseToken(tokens[start] as string, snapshot)) start++;
   return [start, end];
+}
+
+function lastIndexIn(tokens: readonly string[], words: ReadonlySet<string>): number {
+  for (let i = tokens.length - 2; i >= 1; i--) if (words.has(tokens[i] as string)) return i;
+  return -1;
 }
 
 function isNoiseToken(token: string, snapshot: Snapshot): boolean {
