@@ -104,7 +104,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     return decided(inward ? '14-4' : '15-1', 0.98, 'flag:is_self_transaction', 'self_transfer');
   }
 
-  const found = findPatterns(input.text, direction, snapshot);
+  const found = findPatterns(input.text, direction);
   const brandCategory = input.brand ? categoryOf(input.brand.brand.sub_category_id) : null;
   const brandIsMerchant = brandCategory !== null && !FINANCIAL_CATEGORIES.has(brandCategory);
 
@@ -235,11 +235,7 @@ function subCategoryForRule(kind: RuleKind, direction: Direction, input: Categor
 }
 
 /** The strongest phrase of each kind present, respecting each phrase's direction. */
-function findPatterns(
-  text: NormalizedText,
-  direction: Direction,
-  snapshot: Snapshot,
-): Map<RuleKind, PatternRef> {
+function findPatterns(text: NormalizedText, direction: Direction): Map<RuleKind, PatternRef> {
   const found = new Map<RuleKind, PatternRef>();
   const consider = (matches: TokenMatch<PatternRef>[]): void => {
     // Where phrases overlap, the longer one speaks (`atm deposit` over `atm`).

@@ -28,7 +28,7 @@ const LETTER_FOLDS: Readonly<Record<string, string>> = {
   ı: 'i',
 };
 
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const ASCII_ONLY = /^[ -~\t\n\r]*$/;
 const APOSTROPHES = /['`]/g;
 // Latin combining marks, Arabic harakat and hamza marks, superscript alef, tatweel, apostrophes.
 const DROPPED = /[\u0300-\u036f\u064b-\u065f\u0670\u0640'`\u2018\u2019\u02bc]/g;

@@ -1,0 +1,29 @@
+# syntax=docker/dockerfile:1
+# tx-enrich worker image. Build: docker build -t tx-enrich . (docker-compose.yml does it for you).
+
+# --- build: full dependencies, compile TypeScript to dist/ -------------------------------------------
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY data ./data
+COPY schemas ./schemas
+RUN npm run build
+
+# --- runtime: production dependencies only, non-root ------------------------------------------------
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY bin ./bin
+COPY data ./data
+COPY schemas ./schemas
+# The node image's unprivileged user (uid 1000).
+USER node
+# HTTP_PORT (health, metrics) and API_PORT (HTTP enrichment API).
+EXPOSE 9464 8080
+CMD ["node", "bin/tx-enrich.js", "worker"]
