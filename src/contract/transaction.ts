@@ -37,10 +37,14 @@ export const transactionSchema = z.object({
   is_self_transaction: z.boolean().nullish(),
   is_transfer: z.boolean(),
   iso_currency_cd: z.string().regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 three-letter currency code'),
-  occurred_at: z
-    .string()
-    .regex(ISO_DATE_OR_DATETIME, 'must be an ISO 8601 date or date-time')
-    .refine(isRealCalendarDate, 'must be a real calendar date'),
+  occurred_at: z.string().superRefine((value, ctx) => {
+    // One message per problem: a malformed value is not also reported as an impossible date.
+    if (!ISO_DATE_OR_DATETIME.test(value)) {
+      ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time' });
+    } else if (!isRealCalendarDate(value)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a real calendar date' });
+    }
+  }),
   location: locationSchema,
   // v2-only fields, accepted so v2 clients can send their records unchanged.
   ref_id: optionalText,

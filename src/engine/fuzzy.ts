@@ -46,11 +46,15 @@ export class FuzzyIndex<T> {
   /** Values whose key is exactly one edit away from `token` (never an exact match). */
   lookup(token: string): T[] {
     const found: T[] = [];
-    const seen = new Set<string>();
+    // Each key sits in several variant buckets; report each (key, value) pair once.
+    const seen = new Map<string, Set<T>>();
     for (const variant of variantsOf(token)) {
       for (const candidate of this.byVariant.get(variant) ?? []) {
-        if (seen.has(candidate.key) || candidate.key === token) continue;
-        seen.add(candidate.key);
+        if (candidate.key === token) continue;
+        let values = seen.get(candidate.key);
+        if (values?.has(candidate.value)) continue;
+        if (!values) seen.set(candidate.key, (values = new Set()));
+        values.add(candidate.value);
         if (editDistanceAtMostOne(candidate.key, token)) found.push(candidate.value);
       }
     }

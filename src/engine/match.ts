@@ -43,8 +43,9 @@ export function matchBrand(
       country,
     );
   }
+  const venues = text.hits.aliases.filter((m) => m.value.brand.venue);
   const usable = text.hits.aliases.filter(
-    (m) => !overlapsMask(m, text.masked) && !namesAPlace(m, text.tokens, snapshot),
+    (m) => !overlapsMask(m, text.masked) && !namesAPlace(m, text.tokens, venues, snapshot),
   );
   collect(
     candidates,
@@ -95,15 +96,27 @@ const PLACE_SUFFIXES = new Set([
  * A brand's name used as (part of) a place name is not the merchant: `NORTHERN REGION` is a Saudi
  * region, not Northern Rail; `MANULIFE CTR` is a building.
  */
-function namesAPlace(m: TokenMatch<AliasRef>, tokens: readonly string[], snapshot: Snapshot): boolean {
+function namesAPlace(
+  m: TokenMatch<AliasRef>,
+  tokens: readonly string[],
+  venues: readonly TokenMatch<AliasRef>[],
+  snapshot: Snapshot,
+): boolean {
   const next = tokens[m.end];
-  if (next !== undefined && PLACE_SUFFIXES.has(next) && !m.value.brand.venue) return true;
+  // `MANULIFE CTR` is a building; `STARBUCKS MALL OF THE EMIRATES` is a shop in a known venue.
+  if (next !== undefined && PLACE_SUFFIXES.has(next) && !m.value.brand.venue) {
+    return !venueStartsAt(m.end, venues);
+  }
   if (m.end - m.start > 1) return false;
   if (!snapshot.cities.hasToken(tokens[m.start] as string)) return false;
   const from = Math.max(0, m.start - 3);
   return snapshot.cities
     .search(tokens.slice(from, m.end + 3))
     .some((c) => c.end - c.start > 1 && c.start + from <= m.start && c.end + from >= m.end);
+}
+
+function venueStartsAt(index: number, venues: readonly TokenMatch<AliasRef>[]): boolean {
+  return venues.some((v) => v.start === index);
 }
 
 function overlapsMask(m: TokenMatch<AliasRef>, masked: readonly boolean[]): boolean {

@@ -212,6 +212,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     ...noise,
     ...data.rules.patterns.flatMap((p) => p.phrases.flatMap((x) => tokenize(x))),
     ...data.rules.keywords.flatMap((k) => k.words.flatMap((x) => tokenize(x))),
+    ...intermediaryEntries.flatMap((e) => e.tokens),
     ...data.locations.cities.flatMap((c) => tokenize(c)),
   ]);
 

@@ -1,0 +1,273 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadReferenceData } from '../../../src/data/load.js';
+import { buildSnapshot, type Snapshot } from '../../../src/engine/snapshot.js';
+import { enrichOne, slugOf, type TxnOverrides } from './fixtures.js';
+
+let snapshot: Snapshot;
+
+beforeAll(() => {
+  snapshot = buildSnapshot(loadReferenceData());
+});
+
+function enrich(overrides: TxnOverrides) {
+  return enrichOne(snapshot, overrides);
+}
+
+type Direction = 'DEBIT' | 'CREDIT';
+
+describe('non-merchant patterns', () => {
+  // [description, direction, expected sub-category, rule kind]
+  const cases: readonly [string, Direction, string, string][] = [
+    // salary and pension (credits only)
+    ['SALARY CREDIT ACME LLC', 'CREDIT', '8-2', 'salary'],
+    ['PAYROLL ACME TRADING', 'CREDIT', '8-2', 'salary'],
+    ['WPS SALARY TRANSFER', 'CREDIT', '8-2', 'salary'],
+    ['راتب شهر مارس', 'CREDIT', '8-2', 'salary'],
+    ['PENSION PAYMENT', 'CREDIT', '8-1', 'pension'],
+    ['معاش تقاعدي', 'CREDIT', '8-1', 'pension'],
+    // ATM
+    ['ATM WITHDRAWAL 4521 DUBAI', 'DEBIT', '2-1', 'atm_withdrawal'],
+    ['CASH WDL ATM 00123', 'DEBIT', '2-1', 'atm_withdrawal'],
+    ['سحب نقدي من الصراف', 'DEBIT', '2-1', 'atm_withdrawal'],
+    ['CASH DEPOSIT ATM 4521', 'CREDIT', '2-2', 'atm_deposit'],
+    ['CDM DEPOSIT', 'CREDIT', '2-2', 'atm_deposit'],
+    ['ايداع نقدي', 'CREDIT', '2-2', 'atm_deposit'],
+    // bank fees and VAT on them
+    ['ANNUAL FEE', 'DEBIT', '1-1', 'bank_fee'],
+    ['LATE PAYMENT FEE', 'DEBIT', '1-1', 'bank_fee'],
+    ['رسوم خدمة', 'DEBIT', '1-1', 'bank_fee'],
+    ['VAT ON FEE', 'DEBIT', '1-1', 'bank_fee'],
+    ['ضريبة القيمة المضافة على الرسوم', 'DEBIT', '1-1', 'bank_fee'],
+    // interest: credit is income, debit is a charge
+    ['INTEREST CREDIT', 'CREDIT', '8-4', 'interest'],
+    ['PROFIT PAYMENT', 'CREDIT', '8-4', 'interest'],
+    ['ارباح', 'CREDIT', '8-4', 'interest'],
+    ['INTEREST', 'DEBIT', '1-1', 'interest'],
+    ['INTEREST CHARGE', 'DEBIT', '1-1', 'bank_fee'],
+    // credit card payments
+    ['CREDIT CARD PAYMENT THANK YOU', 'CREDIT', '9-5', 'card_payment'],
+    ['PAYMENT RECEIVED', 'CREDIT', '9-5', 'card_payment'],
+    ['CC PAYMENT', 'DEBIT', '9-5', 'card_payment'],
+    ['سداد بطاقة ائتمانية', 'DEBIT', '9-5', 'card_payment'],
+    // loan instalments
+    ['HOME LOAN INSTALMENT', 'DEBIT', '9-1', 'loan_mortgage'],
+    ['MORTGAGE PAYMENT', 'DEBIT', '9-1', 'loan_mortgage'],
+    ['قسط تمويل عقاري', 'DEBIT', '9-1', 'loan_mortgage'],
+    ['CAR LOAN', 'DEBIT', '9-2', 'loan_car'],
+    ['AUTO LOAN INSTALMENT', 'DEBIT', '9-2', 'loan_car'],
+    ['قسط سيارة', 'DEBIT', '9-2', 'loan_car'],
+    ['STUDENT LOAN', 'DEBIT', '9-4', 'loan_student'],
+    ['PERSONAL LOAN', 'DEBIT', '9-3', 'loan_personal'],
+    ['قسط قرض', 'DEBIT', '9-3', 'loan_personal'],
+    ['INSTALLMENT 3 OF 12', 'DEBIT', '9-6', 'loan_other'],
+    ['اقساط', 'DEBIT', '9-6', 'loan_other'],
+    // a loan paid out to the customer
+    ['PERSONAL LOAN', 'CREDIT', '14-1', 'loan_personal'],
+    // transfers
+    ['TRANSFER TO JOHN SMITH', 'DEBIT', '15-2', 'transfer'],
+    ['FUND TRANSFER FROM AHMED', 'CREDIT', '14-3', 'transfer'],
+    ['تحويل محلي', 'DEBIT', '15-2', 'transfer'],
+    ['حوالة داخلية', 'CREDIT', '14-3', 'transfer'],
+    // remittances
+    ['REMITTANCE TO INDIA', 'DEBIT', '15-3', 'remittance'],
+    ['WESTERN UNION', 'CREDIT', '14-5', 'remittance'],
+    ['حوالة دولية', 'DEBIT', '15-3', 'remittance'],
+    ['تحويل دولي', 'CREDIT', '14-5', 'remittance'],
+    // cheques
+    ['CHEQUE DEPOSIT', 'CREDIT', '14-2', 'cheque'],
+    ['CHQ 000123', 'DEBIT', '15-4', 'cheque'],
+    ['شيك رقم 55', 'DEBIT', '15-4', 'cheque'],
+    // tax: paid vs refunded
+    ['INCOME TAX PAYMENT', 'DEBIT', '5-1', 'tax'],
+    ['ZAKAT', 'DEBIT', '5-1', 'tax'],
+    ['ضريبة', 'DEBIT', '5-1', 'tax'],
+    ['TAX REFUND', 'CREDIT', '8-6', 'tax'],
+    ['ضريبة', 'CREDIT', '8-6', 'tax'],
+    // currency exchange
+    ['CURRENCY EXCHANGE', 'DEBIT', '21-1', 'currency_exchange'],
+    ['BUREAU DE CHANGE', 'DEBIT', '21-1', 'currency_exchange'],
+    ['صرف عملات', 'DEBIT', '21-1', 'currency_exchange'],
+  ];
+
+  it.each(cases)('%s (%s) → %s via %s', (raw_description, direction, sub, rule) => {
+    const e = enrich({ raw_description, direction });
+    expect(e.sub_category.id).toBe(sub);
+    expect(e.category.id).toBe(sub.split('-')[0]);
+    expect(e.rule).toBe(rule);
+    expect(e.reasons.category).toMatch(new RegExp(`^pattern:${rule}:"`));
+    // Non-merchant rows carry no brand and no display name.
+    expect(e.brand).toBeNull();
+    expect(e.display_name).toBeNull();
+    expect(e.confidence).toBeGreaterThan(0.5);
+    expect(e.confidence).toBeLessThanOrEqual(1);
+  });
+
+  it('salary and pension phrases on a debit are not income', () => {
+    expect(enrich({ raw_description: 'SALARY', direction: 'DEBIT' }).sub_category.id).not.toBe('8-2');
+    expect(enrich({ raw_description: 'PENSION', direction: 'DEBIT' }).sub_category.id).not.toBe('8-1');
+  });
+
+  it('the longer phrase speaks where phrases overlap (atm deposit over atm)', () => {
+    const e = enrich({ raw_description: 'ATM DEPOSIT', direction: 'CREDIT' });
+    expect(e.rule).toBe('atm_deposit');
+    expect(e.sub_category.id).toBe('2-2');
+  });
+
+  it('a bank named in a non-merchant row is not returned as the brand', () => {
+    const e = enrich({ raw_description: 'EMIRATES NBD ATM WITHDRAWAL' });
+    expect(e.sub_category.id).toBe('2-1');
+    expect(e.brand).toBeNull();
+    expect(e.reasons.brand).toBe('suppressed-by:atm_withdrawal');
+  });
+
+  it('a merchant brand overrides weak non-merchant words (`GEMS SCHOOL FEES` is a school)', () => {
+    const e = enrich({ raw_description: 'GEMS SCHOOL FEES' });
+    expect(e.rule).toBeNull();
+    expect(e.brand).not.toBeNull();
+    expect(e.category.id).toBe('19');
+  });
+});
+
+describe('refunds keep the merchant’s category', () => {
+  it('a refund from a brand keeps the brand and its category, and is never recurring', () => {
+    const e = enrich({ raw_description: 'REFUND CARREFOUR', direction: 'CREDIT' });
+    expect(slugOf(snapshot, e)).toBe('carrefour');
+    expect(e.sub_category.id).toBe('6-1');
+    expect(e.rule).toBeNull();
+    expect(e.recurring).toBe(false);
+    expect(e.reasons.recurring).toBe('refund');
+  });
+
+  it('works with Arabic refund words', () => {
+    const e = enrich({ raw_description: 'استرداد كارفور', direction: 'CREDIT' });
+    expect(slugOf(snapshot, e)).toBe('carrefour');
+    expect(e.sub_category.id).toBe('6-1');
+  });
+
+  it('an unknown merchant’s refund takes the MCC category, not Other Transfer In', () => {
+    const e = enrich({ raw_description: 'REFUND XQZW', direction: 'CREDIT', mcc: '5812' });
+    expect(e.sub_category.id).toBe('4-1');
+    expect(e.reasons.category).toBe('mcc:5812');
+  });
+
+  it('a refund with nothing else to go on is Miscellaneous, not Other Transfer In', () => {
+    const e = enrich({ raw_description: 'REFUND XQZW', direction: 'CREDIT' });
+    expect(e.sub_category.id).toBe('20-1');
+  });
+});
+
+describe('bank flags', () => {
+  it('is_self_transaction → 14-4 inward, 15-1 outward, whatever the text says', () => {
+    const out = enrich({ raw_description: 'CARREFOUR', is_self_transaction: true });
+    expect(out.sub_category.id).toBe('15-1');
+    expect(out.rule).toBe('self_transfer');
+    expect(out.reasons.category).toBe('flag:is_self_transaction');
+    expect(out.brand).toBeNull();
+    const inward = enrich({ raw_description: 'XQZW', is_self_transaction: true, direction: 'CREDIT' });
+    expect(inward.sub_category.id).toBe('14-4');
+    expect(inward.rule).toBe('self_transfer');
+  });
+
+  it('is_self_transaction wins over is_transfer', () => {
+    const e = enrich({ raw_description: 'XQZW', is_self_transaction: true, is_transfer: true });
+    expect(e.sub_category.id).toBe('15-1');
+  });
+
+  it('is_transfer → 15-2 outward, 14-3 inward, and suppresses a brand named in the text', () => {
+    const out = enrich({ raw_description: 'CARREFOUR', is_transfer: true });
+    expect(out.sub_category.id).toBe('15-2');
+    expect(out.rule).toBe('transfer');
+    expect(out.brand).toBeNull();
+    expect(out.display_name).toBeNull();
+    expect(out.reasons.brand).toBe('suppressed-by:transfer');
+    const inward = enrich({ raw_description: 'XQZW', is_transfer: true, direction: 'CREDIT' });
+    expect(inward.sub_category.id).toBe('14-3');
+    expect(inward.reasons.category).toBe('flag:is_transfer');
+  });
+
+  it('is_transfer with a remittance phrase or remittance brand → 15-3 / 14-5', () => {
+    expect(enrich({ raw_description: 'REMITTANCE', is_transfer: true }).sub_category.id).toBe('15-3');
+    expect(
+      enrich({ raw_description: 'REMITTANCE', is_transfer: true, direction: 'CREDIT' }).sub_category.id,
+    ).toBe('14-5');
+    const brand = enrich({ raw_description: 'LULU EXCHANGE', is_transfer: true });
+    expect(brand.sub_category.id).toBe('15-3');
+    expect(brand.rule).toBe('remittance');
+    expect(brand.brand).toBeNull();
+  });
+
+  it('a salary that arrives flagged as a transfer is still salary', () => {
+    const e = enrich({ raw_description: 'SALARY', is_transfer: true, direction: 'CREDIT' });
+    expect(e.sub_category.id).toBe('8-2');
+    expect(e.rule).toBe('salary');
+  });
+});
+
+describe('fallbacks for unknown merchants', () => {
+  it('the brand’s category beats the MCC', () => {
+    const e = enrich({ raw_description: 'CARREFOUR', mcc: '5812' });
+    expect(e.sub_category.id).toBe('6-1');
+    expect(e.reasons.category).toBe('brand:carrefour');
+  });
+
+  it('MCC map first', () => {
+    const e = enrich({ raw_description: 'XQZW LLC', mcc: '5812' });
+    expect(e.brand).toBeNull();
+    expect(e.sub_category.id).toBe('4-1');
+    expect(e.reasons.category).toBe('mcc:5812');
+    expect(e.display_name).toBe('XQZW');
+  });
+
+  it('the MCC beats a keyword', () => {
+    const e = enrich({ raw_description: 'XQZW PIZZA', mcc: '5999' });
+    expect(e.reasons.category).toBe('mcc:5999');
+    expect(e.sub_category.id).toBe(snapshot.mcc.get('5999'));
+  });
+
+  it('then keywords', () => {
+    const pizza = enrich({ raw_description: 'XQZW PIZZA' });
+    expect(pizza.sub_category.id).toBe('4-4');
+    expect(pizza.reasons.category).toBe('keyword:"pizza"');
+    const arabic = enrich({ raw_description: 'مطعم الزيتون' });
+    expect(arabic.sub_category.id).toBe('4-1');
+    expect(arabic.reasons.category).toMatch(/^keyword:/);
+  });
+
+  it('then Miscellaneous (20-1) for a debit', () => {
+    const e = enrich({ raw_description: 'XQZW LLC' });
+    expect(e.sub_category.id).toBe('20-1');
+    expect(e.category).toMatchObject({ id: '20', name: 'Miscellaneous' });
+    expect(e.reasons.category).toBe('fallback:miscellaneous');
+    expect(e.rule).toBeNull();
+  });
+
+  it('and Other Transfer In (14-7) for a credit with nothing to go on', () => {
+    const e = enrich({ raw_description: 'XQZW LLC', direction: 'CREDIT' });
+    expect(e.sub_category.id).toBe('14-7');
+    expect(e.reasons.category).toBe('fallback:credit');
+  });
+
+  it('confidence falls from exact brand to MCC to keyword to fallback', () => {
+    const brand = enrich({ raw_description: 'CARREFOUR' }).confidence;
+    const fuzzy = enrich({ raw_description: 'CARREFOURR' }).confidence;
+    const mcc = enrich({ raw_description: 'XQZW LLC', mcc: '5812' }).confidence;
+    const keyword = enrich({ raw_description: 'XQZW PIZZA' }).confidence;
+    const fallback = enrich({ raw_description: 'XQZW LLC' }).confidence;
+    expect(brand).toBeGreaterThan(fuzzy);
+    expect(brand).toBeGreaterThan(mcc);
+    expect(mcc).toBeGreaterThan(keyword);
+    expect(keyword).toBeGreaterThan(fallback);
+    for (const c of [brand, fuzzy, mcc, keyword, fallback]) {
+      expect(c).toBeGreaterThanOrEqual(0);
+      expect(c).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('returns English and Arabic names from the taxonomy', () => {
+    const e = enrich({ raw_description: 'XQZW PIZZA' });
+    expect(e.category.name).toBe('Food and Beverages');
+    expect(e.sub_category.name).toBe('Fast Food');
+    expect(e.category.name_ar).toMatch(/[\u0600-\u06ff]/);
+    expect(e.sub_category.name_ar).toMatch(/[\u0600-\u06ff]/);
+  });
+});

@@ -1,0 +1,276 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadReferenceData } from '../../../src/data/load.js';
+import type { ReferenceData } from '../../../src/data/schemas.js';
+import { buildSnapshot, type Snapshot } from '../../../src/engine/snapshot.js';
+import { enrichOne, slugOf, type TxnOverrides } from './fixtures.js';
+
+let data: ReferenceData;
+let snapshot: Snapshot;
+
+beforeAll(() => {
+  data = loadReferenceData();
+  snapshot = buildSnapshot(data);
+});
+
+function enrich(overrides: TxnOverrides) {
+  return enrichOne(snapshot, overrides);
+}
+
+function brandOf(raw_description: string, overrides: TxnOverrides = {}): string | null {
+  return slugOf(snapshot, enrich({ raw_description, ...overrides }));
+}
+
+describe('exact alias matches', () => {
+  it('finds the brand from the bank-supplied merchant name', () => {
+    const e = enrich({ raw_description: 'POS PURCHASE 4521', merchant_name: 'CARREFOUR' });
+    expect(slugOf(snapshot, e)).toBe('carrefour');
+    expect(e.brand?.name).toBe('Carrefour');
+    expect(e.brand?.name_ar).toBe('كارفور');
+    expect(e.brand?.logo).toBe('brands/carrefour.png');
+    expect(e.display_name).toBe('Carrefour');
+    expect(e.reasons.brand).toBe('alias:"Carrefour"@merchant_name');
+    expect(e.confidence).toBeGreaterThanOrEqual(0.9);
+    expect(e.merchant_key).toBe(`brand:${e.brand?.id}`);
+  });
+
+  it('finds the brand from the description', () => {
+    const e = enrich({ raw_description: 'STARBUCKS DUBAI MARINA' });
+    expect(slugOf(snapshot, e)).toBe('starbucks');
+    expect(e.reasons.brand).toMatch(/^alias:".*"@description$/);
+    expect(e.sub_category.id).toBe('4-3');
+    expect(e.category).toEqual({ id: '4', name: 'Food and Beverages', name_ar: expect.any(String) });
+  });
+
+  it('matches aliases written with punctuation and apostrophes', () => {
+    expect(brandOf("McDonald's")).toBe('mcdonalds');
+    expect(brandOf('MCDONALDS')).toBe('mcdonalds');
+    expect(brandOf('NETFLIX.COM')).toBe('netflix');
+    expect(brandOf('WWW.TALABAT.COM')).toBe('talabat');
+  });
+
+  it('matches aliases on token boundaries only', () => {
+    // `ZARA` inside `ZARAGOZA`, `STARBUCKS` and `CAREEM` glued to unrelated letters.
+    expect(brandOf('ZARAGOZA TAPAS BAR')).toBeNull();
+    expect(brandOf('STARBUCKSXYZ')).toBeNull();
+    expect(brandOf('CAREEMBOXES TRADING')).toBeNull();
+    expect(brandOf('BIKEAWAY RENTALS')).toBeNull();
+    // The same words standing alone do match.
+    expect(brandOf('ZARA TAPAS BAR')).toBe('zara');
+  });
+});
+
+describe('longest and most specific alias wins', () => {
+  it('Careem vs Careem Food (a product line)', () => {
+    const food = enrich({ raw_description: 'CAREEM FOOD DUBAI' });
+    expect(slugOf(snapshot, food)).toBe('careem-food');
+    expect(food.brand?.family).toBe('careem');
+    expect(food.sub_category.id).toBe('4-2');
+    const ride = enrich({ raw_description: 'CAREEM DUBAI' });
+    expect(slugOf(snapshot, ride)).toBe('careem');
+    expect(ride.brand?.family).toBe('careem');
+    expect(ride.sub_category.id).toBe('16-4');
+    expect(brandOf('CAREEMFOOD')).toBe('careem-food');
+  });
+
+  it('Amazon vs Prime Video vs Amazon Web Services', () => {
+    expect(brandOf('AMAZON.AE')).toBe('amazon');
+    expect(brandOf('AMAZON PRIME VIDEO')).toBe('prime-video');
+    expect(brandOf('AMAZON WEB SERVICES')).toBe('aws');
+    expect(brandOf('AWS EMEA')).toBe('aws');
+    const pv = enrich({ raw_description: 'AMAZON PRIME VIDEO' });
+    expect(pv.brand?.family).toBe('amazon');
+    expect(pv.sub_category.id).toBe('3-6');
+  });
+
+  it('Uber vs Uber Eats', () => {
+    const eats = enrich({ raw_description: 'UBER EATS HELP.UBER.COM', country: 'GB' });
+    expect(slugOf(snapshot, eats)).toBe('uber-eats');
+    expect(eats.brand?.family).toBe('uber');
+    expect(eats.sub_category.id).toBe('4-2');
+    const trip = enrich({ raw_description: 'UBER *TRIP HELP.UBER.COM', country: 'GB' });
+    expect(slugOf(snapshot, trip)).toBe('uber');
+    expect(trip.sub_category.id).toBe('16-4');
+  });
+
+  it('a product line inherits its parent’s website unless it has its own', () => {
+    const e = enrich({ raw_description: 'CAREEM FOOD' });
+    const parent = data.brands.find((b) => b.slug === 'careem');
+    const line = parent?.product_lines?.find((l) => l.slug === 'careem-food');
+    expect(e.brand?.website).toBe(line?.website ?? parent?.website ?? null);
+    expect(e.brand?.logo).toBe('brands/careem-food.png');
+  });
+});
+
+describe('weak aliases (ordinary words such as NEXT)', () => {
+  it('accepts a weak alias that is the whole text or leads it', () => {
+    const alone = enrich({ raw_description: 'NEXT' });
+    expect(slugOf(snapshot, alone)).toBe('next');
+    expect(brandOf('NEXT DUBAI MALL')).toBe('next');
+    // Noise words before it do not count.
+    expect(brandOf('PURCHASE NEXT')).toBe('next');
+  });
+
+  it('rejects a weak alias in the middle of the text', () => {
+    expect(brandOf('XQZW NEXT DAY DELIVERY')).toBeNull();
+    expect(brandOf('XQZW NEXT')).toBeNull();
+  });
+
+  it('accepts a weak alias anywhere when the MCC agrees', () => {
+    const e = enrich({ raw_description: 'XQZW NEXT DAY DELIVERY', mcc: '5651' });
+    expect(slugOf(snapshot, e)).toBe('next');
+    expect(brandOf('XQZW NEXT DAY DELIVERY', { mcc: '5812' })).toBeNull();
+  });
+
+  it('accepts a strong alias of the same brand anywhere', () => {
+    expect(brandOf('XQZW NEXT RETAIL')).toBe('next');
+  });
+
+  it('gives a weak alias less confidence than a strong one', () => {
+    const weak = enrich({ raw_description: 'NEXT' });
+    const strong = enrich({ raw_description: 'NEXT RETAIL' });
+    expect(slugOf(snapshot, strong)).toBe('next');
+    expect(weak.confidence).toBeLessThan(strong.confidence);
+  });
+});
+
+describe('tie-breaks', () => {
+  it('the MCC decides between two equally long brand names', () => {
+    expect(brandOf('ZARA IKEA', { mcc: '5712' })).toBe('ikea');
+    expect(brandOf('ZARA IKEA', { mcc: '5651' })).toBe('zara');
+    expect(brandOf('IKEA ZARA', { mcc: '5651' })).toBe('zara');
+    expect(brandOf('IKEA ZARA', { mcc: '5712' })).toBe('ikea');
+  });
+
+  it('without an MCC the earlier name wins', () => {
+    expect(brandOf('ZARA IKEA')).toBe('zara');
+    expect(brandOf('IKEA ZARA')).toBe('ikea');
+  });
+
+  it('an agreeing MCC raises confidence and a contradicting one lowers it', () => {
+    const none = enrich({ raw_description: 'ZARA' }).confidence;
+    const agrees = enrich({ raw_description: 'ZARA', mcc: '5651' }).confidence;
+    const contradicts = enrich({ raw_description: 'ZARA', mcc: '5411' });
+    expect(agrees).toBeGreaterThan(none);
+    expect(contradicts.confidence).toBeLessThan(none);
+    expect(slugOf(snapshot, contradicts)).toBe('zara');
+  });
+
+  it('a country outside the brand’s countries lowers confidence', () => {
+    const home = enrich({ raw_description: 'ZARA', country: 'AE' }).confidence;
+    const away = enrich({ raw_description: 'ZARA', country: 'ZZ' }).confidence;
+    expect(away).toBeLessThan(home);
+  });
+});
+
+describe('venues (malls) yield to a shop brand in the same text', () => {
+  it('a mall alone is the mall', () => {
+    expect(brandOf('DUBAI MALL')).toBe('dubai-mall');
+    expect(brandOf('MALL OF THE EMIRATES')).toBe('mall-of-the-emirates');
+  });
+
+  it('a shop in a mall is the shop, even when the mall name is longer', () => {
+    expect(brandOf('ZARA DUBAI MALL')).toBe('zara');
+    expect(brandOf('ZARA THE DUBAI MALL')).toBe('zara');
+    expect(brandOf('ZARA CITY CENTRE')).toBe('zara');
+  });
+
+  // A brand directly followed by a known venue's name is a shop in that venue, not a place name.
+  it('a shop directly followed by the mall’s name is the shop', () => {
+    expect(brandOf('STARBUCKS MALL OF THE EMIRATES')).toBe('starbucks');
+    expect(brandOf('CARREFOUR MALL OF THE EMIRATES')).toBe('carrefour');
+  });
+});
+
+describe('fuzzy fallback', () => {
+  it('accepts one typo in a long brand name, with lower confidence', () => {
+    const typo = enrich({ raw_description: 'TALBAT' });
+    expect(slugOf(snapshot, typo)).toBe('talabat');
+    expect(typo.reasons.brand).toMatch(/^fuzzy-typo:"talbat"~/);
+    const exact = enrich({ raw_description: 'TALABAT' });
+    expect(typo.confidence).toBeLessThan(exact.confidence);
+    expect(typo.confidence).toBeGreaterThan(0);
+
+    expect(brandOf('STARBUKS COFFEE')).toBe('starbucks');
+    expect(brandOf('NETFLX')).toBe('netflix');
+    expect(brandOf('NTEFLIX')).toBe('netflix');
+    expect(brandOf('CARREFOURR')).toBe('carrefour');
+  });
+
+  it('accepts a name cut off at the end of a fixed-width field', () => {
+    const cut = enrich({ raw_description: 'CARREFO' });
+    expect(slugOf(snapshot, cut)).toBe('carrefour');
+    expect(cut.reasons.brand).toMatch(/^fuzzy-truncation:/);
+    expect(brandOf('STARBUC')).toBe('starbucks');
+  });
+
+  it('does not guess from short words', () => {
+    expect(brandOf('ZAAR')).toBeNull(); // ZARA
+    expect(brandOf('IKAE')).toBeNull(); // IKEA
+    expect(brandOf('CARR')).toBeNull(); // a truncation too short to tell
+  });
+
+  it('does not accept two typos', () => {
+    expect(brandOf('NETFLIKS')).toBeNull();
+    expect(brandOf('TALBATT')).toBeNull();
+    expect(brandOf('STRABUKS')).toBeNull();
+  });
+
+  it('does not guess when the typo is one edit from two different brands', () => {
+    // `ADNXC` is one edit from ADNOC (fuel) and from ADNIC (insurance), both in the UAE.
+    expect(brandOf('ADNOC')).toBe('adnoc-distribution');
+    expect(brandOf('ADNIC')).toBe('adnic');
+    expect(brandOf('ADNXC')).toBeNull();
+  });
+
+  it('does not guess against the MCC or the country', () => {
+    expect(brandOf('NETFLX', { mcc: '5411' })).toBeNull();
+    expect(brandOf('NETFLX', { mcc: '4899' })).toBe('netflix');
+    expect(brandOf('STARBUKS', { country: 'ZZ' })).toBeNull();
+  });
+});
+
+describe('Arabic brand names', () => {
+  it.each([
+    ['طلبات', 'talabat'],
+    ['كارفور', 'carrefour'],
+    ['ستاربكس', 'starbucks'],
+    ['ماكدونالدز', 'mcdonalds'],
+    ['شراء من كارفور', 'carrefour'],
+    ['كارفور الامارات', 'carrefour'],
+  ])('%s → %s', (description, slug) => {
+    expect(brandOf(description)).toBe(slug);
+  });
+
+  it('matches whatever the alef, teh marbuta, tatweel and harakat variants', () => {
+    expect(brandOf('أمازون')).toBe('amazon');
+    expect(brandOf('امازون')).toBe('amazon');
+    expect(brandOf('شرطة دبي')).toBe('dubai-police');
+    expect(brandOf('شرطه دبي')).toBe('dubai-police');
+    expect(brandOf('كارفـــور')).toBe('carrefour');
+    expect(brandOf('مَاكدونالدز')).toBe('mcdonalds');
+  });
+
+  it('returns the Arabic brand name with the match', () => {
+    const e = enrich({ raw_description: 'طلبات' });
+    expect(e.brand?.name).toBe('Talabat');
+    expect(e.brand?.name_ar).toBe('طلبات');
+  });
+});
+
+describe('display name and confidence', () => {
+  it('uses the brand name for a brand, the cleaned words for an unknown merchant', () => {
+    expect(enrich({ raw_description: 'CAREEMDUBAI' }).display_name).toBe('Careem');
+    expect(enrich({ raw_description: 'JOES DINER #12 DUBAI AE' }).display_name).toBe('Joes Diner');
+  });
+
+  it('keeps every confidence in [0, 1]', () => {
+    const texts = ['CARREFOUR', 'TALBAT', 'NEXT', 'XQZW PIZZA', 'XQZW', 'SALARY', 'ATM DUBAI', 'ZARA IKEA'];
+    for (const raw_description of texts) {
+      for (const direction of ['DEBIT', 'CREDIT'] as const) {
+        const { confidence } = enrich({ raw_description, direction, mcc: '5411' });
+        expect(confidence).toBeGreaterThanOrEqual(0);
+        expect(confidence).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+});

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import {
+  foldText,
+  isArabicToken,
+  stripArabicArticle,
+  toDisplayCase,
+  tokenize,
+  tokenizeBoth,
+} from '../../../src/engine/text.js';
+
+describe('foldText', () => {
+  it('lower-cases ASCII text, and keeps case only when asked', () => {
+    expect(foldText('Blue BOTTLE Coffee')).toBe('blue bottle coffee');
+    expect(foldText('Blue BOTTLE Coffee', true)).toBe('Blue BOTTLE Coffee');
+  });
+
+  it('removes Latin accents', () => {
+    expect(foldText('Caffè')).toBe('caffe');
+    expect(foldText('Österreich')).toBe('osterreich');
+    expect(foldText('Crème Brûlée Señor Ação')).toBe('creme brulee senor acao');
+    expect(foldText('ÖSTERREICH', true)).toBe('OSTERREICH');
+  });
+
+  it('folds Latin letters that do not decompose', () => {
+    expect(foldText('Straße')).toBe('strasse');
+    expect(foldText('Łódź')).toBe('lodz');
+    expect(foldText('Øresund')).toBe('oresund');
+  });
+
+  it('drops apostrophes of every kind so that McDonald’s meets MCDONALDS', () => {
+    expect(foldText("McDonald's")).toBe('mcdonalds');
+    expect(foldText('McDonald’s')).toBe('mcdonalds');
+    expect(foldText('McDonald‘s')).toBe('mcdonalds');
+    expect(foldText('McDonald`s')).toBe('mcdonalds');
+    expect(foldText('McDonaldʼs')).toBe('mcdonalds');
+    expect(tokenize("MCDONALD'S")).toEqual(tokenize('McDonalds'));
+  });
+
+  it('removes Arabic diacritics (harakat, shadda, sukun, superscript alef)', () => {
+    expect(foldText('مُحَمَّد')).toBe('محمد');
+    expect(foldText('كِتَابٌ')).toBe('كتاب');
+    expect(foldText('مَطْعَم')).toBe('مطعم');
+    expect(foldText('هٰذا')).toBe('هذا');
+  });
+
+  it('removes tatweel (kashida)', () => {
+    expect(foldText('كـــارفور')).toBe('كارفور');
+    expect(foldText('مـطـعـم')).toBe('مطعم');
+  });
+
+  it('folds alef forms (أ إ آ ٱ) to bare alef', () => {
+    expect(foldText('أ')).toBe('ا');
+    expect(foldText('إ')).toBe('ا');
+    expect(foldText('آ')).toBe('ا');
+    expect(foldText('ٱ')).toBe('ا');
+    expect(foldText('أمازون')).toBe('امازون');
+    expect(foldText('إبراهيم')).toBe('ابراهيم');
+    expect(foldText('آبل')).toBe('ابل');
+  });
+
+  it('folds teh marbuta to heh and alef maksura to yeh', () => {
+    expect(foldText('مدرسة')).toBe('مدرسه');
+    expect(foldText('مستشفى')).toBe('مستشفي');
+    expect(foldText('لدى')).toBe('لدي');
+  });
+
+  it('folds hamza carriers and Persian letter variants', () => {
+    expect(foldText('مؤسسة')).toBe('موسسه');
+    expect(foldText('ائتمان')).toBe('ايتمان');
+    expect(foldText('ی')).toBe('ي');
+    expect(foldText('ک')).toBe('ك');
+  });
+
+  it('turns Arabic-Indic and extended Arabic-Indic digits into ASCII digits', () => {
+    expect(foldText('٤٥')).toBe('45');
+    expect(foldText('٠١٢٣٤٥٦٧٨٩')).toBe('0123456789');
+    expect(foldText('۰۱۲۳۴۵۶۷۸۹')).toBe('0123456789');
+    expect(tokenize('بمبلغ ٤٥ درهم')).toEqual(['بمبلغ', '45', 'درهم']);
+  });
+
+  it('folds both sides of a comparison the same way', () => {
+    expect(tokenize('شَرِكَة أبو ظبي')).toEqual(tokenize('شركه ابو ظبي'));
+    expect(tokenize('CAFÉ ÖSTERREICH')).toEqual(tokenize('cafe osterreich'));
+  });
+});
+
+describe('tokenize', () => {
+  it('splits on punctuation, symbols and whitespace', () => {
+    expect(tokenize('SQ *BLUE-BOTTLE #123, SAN FRANCISCO')).toEqual([
+      'sq',
+      'blue',
+      'bottle',
+      '123',
+      'san',
+      'francisco',
+    ]);
+    expect(tokenize('APPLE.COM/BILL')).toEqual(['apple', 'com', 'bill']);
+    expect(tokenize('AMZN Mktp US*2K3L45')).toEqual(['amzn', 'mktp', 'us', '2k3l45']);
+    expect(tokenize('12/03/2024 14:22')).toEqual(['12', '03', '2024', '14', '22']);
+  });
+
+  it('keeps Arabic and Latin words side by side and splits on Arabic punctuation', () => {
+    expect(tokenize('شراء من كارفور، DUBAI')).toEqual(['شراء', 'من', 'كارفور', 'dubai']);
+    expect(tokenize('الرصيد ١٢٣٫٤٥')).toEqual(['الرصيد', '123', '45']);
+  });
+
+  it('returns no tokens for empty or punctuation-only text', () => {
+    expect(tokenize('')).toEqual([]);
+    expect(tokenize(' *#/- ')).toEqual([]);
+    expect(tokenize('ـــ')).toEqual([]);
+  });
+
+  it('tokenizeBoth returns aligned lower-case and original-case tokens', () => {
+    const { tokens, cased } = tokenizeBoth('SQ *Blue Bottle CAFÉ كـارفور');
+    expect(tokens).toEqual(['sq', 'blue', 'bottle', 'cafe', 'كارفور']);
+    expect(cased).toEqual(['SQ', 'Blue', 'Bottle', 'CAFE', 'كارفور']);
+    expect(tokens).toEqual(tokenize('SQ *Blue Bottle CAFÉ كـارفور'));
+  });
+});
+
+describe('toDisplayCase', () => {
+  it('title-cases words', () => {
+    expect(toDisplayCase(['BLUE', 'BOTTLE', 'COFFEE'])).toBe('Blue Bottle Coffee');
+    expect(toDisplayCase(['joes', 'diner'])).toBe('Joes Diner');
+    expect(toDisplayCase(['mCdOnAlDs'])).toBe('Mcdonalds');
+  });
+
+  it('keeps short vowel-less capitals as acronyms, but not short words', () => {
+    expect(toDisplayCase(['KFC'])).toBe('KFC');
+    expect(toDisplayCase(['DHL', 'EXPRESS'])).toBe('DHL Express');
+    expect(toDisplayCase(['M&S'])).toBe('M&S');
+    expect(toDisplayCase(['ABU', 'DHABI'])).toBe('Abu Dhabi');
+    expect(toDisplayCase(['BAR'])).toBe('Bar');
+    // Five letters is too long for an acronym.
+    expect(toDisplayCase(['XQZWV'])).toBe('Xqzwv');
+    // Lower-case input is never treated as an acronym.
+    expect(toDisplayCase(['kfc'])).toBe('Kfc');
+  });
+
+  it('leaves Arabic words unchanged', () => {
+    expect(toDisplayCase(['مطعم', 'الزيتون'])).toBe('مطعم الزيتون');
+    expect(toDisplayCase(['كارفور', 'CITY'])).toBe('كارفور City');
+  });
+
+  it('returns an empty string for no words', () => {
+    expect(toDisplayCase([])).toBe('');
+  });
+});
+
+describe('Arabic token helpers', () => {
+  it('isArabicToken tells Arabic from Latin and digits', () => {
+    expect(isArabicToken('كارفور')).toBe(true);
+    expect(isArabicToken('carrefour')).toBe(false);
+    expect(isArabicToken('123')).toBe(false);
+  });
+
+  it('stripArabicArticle removes ال only when the rest is long enough', () => {
+    expect(stripArabicArticle('الرياض')).toBe('رياض');
+    expect(stripArabicArticle('السوق')).toBe('سوق');
+    expect(stripArabicArticle('الام')).toBe('الام');
+    expect(stripArabicArticle('كارفور')).toBe('كارفور');
+  });
+});
