@@ -283,6 +283,21 @@ export const SETTINGS = {
     description: 'Port of the HTTP enrichment API (/api/v3/transaction/enrich, /api/v2/transaction/enrich).',
     schema: port(),
   }),
+  kafkaSessionTimeoutMs: setting({
+    env: 'KAFKA_SESSION_TIMEOUT_MS',
+    default: '30000',
+    rule: 'integer 6000-300000',
+    description:
+      'Consumer group session timeout: how long a silent (crashed) worker keeps its partitions before the group moves them.',
+    schema: integer(6_000, 300_000),
+  }),
+  kafkaRebalanceTimeoutMs: setting({
+    env: 'KAFKA_REBALANCE_TIMEOUT_MS',
+    default: '60000',
+    rule: 'integer 6000-600000',
+    description: 'Consumer group rebalance timeout: how long the group waits for members to rejoin.',
+    schema: integer(6_000, 600_000),
+  }),
   shutdownDeadlineMs: setting({
     env: 'SHUTDOWN_DEADLINE_MS',
     default: '10000',

@@ -1,0 +1,153 @@
+/**
+ * `tx-enrich tail <topic>`: prints a topic's committed records, decoded, as a readable table (brand,
+ * Arabic name, category) or as JSON Lines. Reads with a throw-away consumer group, commits nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
+import { loadConfigOrExit } from '../config.js';
+import { HEADER, headerText } from '../pipeline/headers.js';
+import { AVRO_MAGIC_BYTE, RegistryCodec } from '../pipeline/schema-registry.js';
+
+const HELP = `usage: tx-enrich tail <topic> [--json] [--from-end] [--count N] [--timeout SECONDS]
+
+Prints the committed records of a topic, decoded (Avro through the registry, or JSON).
+  --json        one JSON object per line (value plus key, partition, offset, headers)
+  --from-end    only records produced from now on (default: from the beginning)
+  --count N     stop after N records
+  --timeout S   stop after S seconds without a new record (default: run until Ctrl-C)
+`;
+
+export async function runTailCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      'from-end': { type: 'boolean', default: false },
+      count: { type: 'string' },
+      timeout: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help || positionals.length !== 1) {
+    (values.help ? process.stdout : process.stderr).write(HELP);
+    return values.help ? 0 : 2;
+  }
+  const topic = positionals[0] as string;
+  const limit = values.count === undefined ? Infinity : Number(values.count);
+  const idleSeconds = values.timeout === undefined ? Infinity : Number(values.timeout);
+  if (!(limit > 0) || !(idleSeconds > 0)) {
+    process.stderr.write('tx-enrich tail: --count and --timeout must be positive numbers\n');
+    return 2;
+  }
+  const config = loadConfigOrExit();
+  const codec = new RegistryCodec(config.schemaRegistryUrl);
+  const kafka = new Kafka({
+    clientId: `${config.kafkaClientId}-tail`,
+    brokers: [...config.kafkaBrokers],
+    logLevel: logLevel.ERROR,
+  });
+  const consumer = kafka.consumer({ groupId: `tx-enrich-tail-${randomUUID()}`, readUncommitted: false });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [topic], fromBeginning: !values['from-end'] });
+  let seen = 0;
+  let lastSeen = Date.now();
+  if (!values.json)
+    process.stdout.write(
+      row(['partition:offset', 'brand', 'brand (ar)', 'category / sub-category', 'recurring', 'tenant']) +
+        '\n',
+    );
+  const done = new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      if (seen >= limit || Date.now() - lastSeen > idleSeconds * 1000) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 200);
+    process.once('SIGINT', () => {
+      clearInterval(timer);
+      resolve();
+    });
+  });
+  await consumer.run({
+    eachMessage: async ({ partition, message }) => {
+      if (seen >= limit) return;
+      seen++;
+      lastSeen = Date.now();
+      const value = await decode(message, codec);
+      if (values.json) {
+        process.stdout.write(
+          JSON.stringify({
+            partition,
+            offset: message.offset,
+            key: message.key?.toString('utf8') ?? null,
+            headers: textHeaders(message),
+            value,
+          }) + '\n',
+        );
+      } else {
+        process.stdout.write(describe(partition, message, value) + '\n');
+      }
+    },
+  });
+  await done;
+  await consumer.disconnect();
+  return 0;
+}
+
+async function decode(message: KafkaMessage, codec: RegistryCodec): Promise<unknown> {
+  const value = message.value;
+  if (!value || value.length === 0) return null;
+  if (value[0] === AVRO_MAGIC_BYTE) {
+    const decoded = await codec.decode(value);
+    return decoded.ok ? decoded.value : { undecodable: decoded.error.message };
+  }
+  try {
+    return JSON.parse(value.toString('utf8')) as unknown;
+  } catch {
+    return { undecodable: `not JSON (${value.length} bytes)` };
+  }
+}
+
+function describe(partition: number, message: KafkaMessage, value: unknown): string {
+  const v = (value ?? {}) as Record<string, unknown>;
+  const error = headerText(message.headers, HEADER.errorCode);
+  if (error) {
+    return row([
+      `${partition}:${message.offset}`,
+      `DEAD LETTER ${error}`,
+      '',
+      `${headerText(message.headers, HEADER.errorField) ?? ''}: ${headerText(message.headers, HEADER.errorMessage) ?? ''}`,
+      '',
+      '',
+    ]);
+  }
+  return row([
+    `${partition}:${message.offset}`,
+    String(v.brand_name ?? '-'),
+    String(v.brand_name_ar ?? ''),
+    v.category_name
+      ? `${String(v.category_name)} / ${String(v.sub_category_name)}`
+      : String(v.raw_description ?? ''),
+    v.recurring === undefined ? '' : v.recurring ? 'yes' : 'no',
+    headerText(message.headers, HEADER.tenant) ?? '',
+  ]);
+}
+
+const WIDTHS = [16, 28, 22, 52, 9, 10];
+
+function row(cells: string[]): string {
+  return cells.map((c, i) => truncate(c, WIDTHS[i] ?? 20).padEnd(WIDTHS[i] ?? 20)).join(' ');
+}
+
+function truncate(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
+}
+
+function textHeaders(message: KafkaMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(message.headers ?? {})) out[name] = headerText(message.headers, name) ?? '';
+  return out;
+}

@@ -1,0 +1,72 @@
+/**
+ * One transactional producer per input partition, with transactional id
+ * `<group>-<topic>-<partition>`. kafkajs has no KIP-447 (fencing by consumer-group metadata), so
+ * this is how a zombie is fenced: when the partition moves, its new owner's producer initialises the
+ * same transactional id, which bumps the epoch, aborts the old owner's open transaction and makes
+ * the old producer's next commit fail.
+ */
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+
+export class ProducerPool {
+  private readonly producers = new Map<string, Promise<Producer>>();
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly groupId: string,
+    private readonly transactionTimeoutMs: number,
+    private readonly maxRetryTimeMs: number,
+  ) {}
+
+  static transactionalId(groupId: string, topic: string, partition: number): string {
+    return `${groupId}-${topic}-${partition}`;
+  }
+
+  /** The producer for a partition, created and initialised (fencing older owners) on first use. */
+  get(topic: string, partition: number): { producer: Promise<Producer>; created: boolean } {
+    const key = `${topic}\u0000${partition}`;
+    const existing = this.producers.get(key);
+    if (existing) return { producer: existing, created: false };
+    const producer = this.kafka.producer({
+      transactionalId: ProducerPool.transactionalId(this.groupId, topic, partition),
+      idempotent: true,
+      maxInFlightRequests: 1,
+      transactionTimeout: this.transactionTimeoutMs,
+      createPartitioner: Partitioners.DefaultPartitioner,
+      // An idempotent producer must not give up on its own (kafkajs warns it breaks EoS); our
+      // caller bounds each attempt and the shutdown deadline bounds the whole.
+      retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: this.maxRetryTimeMs },
+    });
+    const ready = producer.connect().then(() => producer);
+    // A failed connect must not poison the pool: the next batch tries again.
+    ready.catch(() => this.producers.delete(key));
+    this.producers.set(key, ready);
+    return { producer: ready, created: true };
+  }
+
+  /** Closes the producers of partitions not in `keep` (called after a rebalance). */
+  async retain(keep: ReadonlySet<string>): Promise<string[]> {
+    const closed: string[] = [];
+    for (const [key, producer] of this.producers) {
+      if (keep.has(key)) continue;
+      this.producers.delete(key);
+      closed.push(key.replace('\u0000', ':'));
+      await producer.then((p) => p.disconnect()).catch(() => undefined);
+    }
+    return closed;
+  }
+
+  async drop(topic: string, partition: number): Promise<void> {
+    const key = `${topic}\u0000${partition}`;
+    const producer = this.producers.get(key);
+    this.producers.delete(key);
+    await producer?.then((p) => p.disconnect()).catch(() => undefined);
+  }
+
+  async closeAll(): Promise<void> {
+    await this.retain(new Set());
+  }
+
+  static key(topic: string, partition: number): string {
+    return `${topic}\u0000${partition}`;
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The schema registry adapter: decodes Confluent-framed Avro values (schemas resolved by id and
+ * cached), registers our output schemas under `<topic>-value` with BACKWARD compatibility, and
+ * encodes enriched records. It tells "this schema id does not exist" (a data error) apart from
+ * "the registry is unreachable" (an infrastructure error, retried).
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
+import { InfrastructureError, dataError, type DataError } from '../errors.js';
+
+const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
+
+export type SchemaName = 'raw-transaction' | 'enriched-transaction' | 'feedback-correction';
+
+export function readSchema(name: SchemaName): string {
+  return readFileSync(join(SCHEMA_DIR, `${name}.avsc`), 'utf8');
+}
+
+/** The wire format: magic byte 0, 4-byte big-endian schema id, Avro body. */
+export const AVRO_MAGIC_BYTE = 0;
+const HEADER_BYTES = 5;
+
+/** A frozen or overloaded registry must not stall a batch: give up on a call after this long. */
+const REQUEST_TIMEOUT_MS = 5_000;
+
+export class RegistryCodec {
+  private readonly registry: SchemaRegistry;
+  /** Subject → schema id, registered once per process. */
+  private readonly registered = new Map<string, number>();
+  /** Schema ids we were told do not exist: never asked for again. */
+  private readonly unknown = new Set<number>();
+
+  constructor(readonly url: string) {
+    // The client's own retries would hide an outage behind long waits; our caller retries instead.
+    this.registry = new SchemaRegistry({ host: url, retry: { retries: 0 } });
+  }
+
+  /** Registers `name` under `<topic>-value` (BACKWARD) and remembers its id. */
+  async register(topic: string, name: SchemaName): Promise<number> {
+    const subject = `${topic}-value`;
+    const known = this.registered.get(subject);
+    if (known !== undefined) return known;
+    try {
+      const { id } = await withTimeout(
+        this.registry.register(
+          { type: SchemaType.AVRO, schema: readSchema(name) },
+          { subject, compatibility: COMPATIBILITY.BACKWARD },
+        ),
+        `registering ${subject}`,
+      );
+      this.registered.set(subject, id);
+      return id;
+    } catch (error) {
+      throw classify(error, `registering ${subject}`);
+    }
+  }
+
+  /**
+   * Decodes one framed value. A data problem (unknown schema id, corrupt or truncated body) comes
+   * back as a DataError; an unreachable registry throws InfrastructureError.
+   */
+  async decode(value: Buffer): Promise<{ ok: true; value: unknown } | { ok: false; error: DataError }> {
+    if (value.length < HEADER_BYTES) {
+      return {
+        ok: false,
+        error: dataError(
+          'AVRO_DECODE_FAILED',
+          '',
+          `value has ${value.length} bytes, shorter than the 5-byte Avro header`,
+        ),
+      };
+    }
+    const id = value.readInt32BE(1);
+    if (this.unknown.has(id)) return { ok: false, error: unknownSchema(id) };
+    try {
+      await withTimeout(this.registry.getSchema(id), `fetching schema ${id}`);
+    } catch (error) {
+      if (statusOf(error) === 404) {
+        this.unknown.add(id);
+        return { ok: false, error: unknownSchema(id) };
+      }
+      throw classify(error, `fetching schema ${id}`);
+    }
+    try {
+      return { ok: true, value: (await this.registry.decode(value)) as unknown };
+    } catch (error) {
+      return {
+        ok: false,
+        error: dataError(
+          'AVRO_DECODE_FAILED',
+          '',
+          `Avro body does not decode with schema ${id}: ${messageOf(error)}`,
+        ),
+      };
+    }
+  }
+
+  /** Encodes a record with a registered schema id (cached: no network after the first call). */
+  async encode(schemaId: number, record: unknown): Promise<Buffer> {
+    try {
+      return await withTimeout(this.registry.encode(schemaId, record), `encoding with schema ${schemaId}`);
+    } catch (error) {
+      if (
+        statusOf(error) === undefined &&
+        error instanceof Error &&
+        /invalid|validation/i.test(error.name + error.message)
+      ) {
+        // Our own record does not fit our own schema: a bug, not a data or infrastructure problem.
+        throw error;
+      }
+      throw classify(error, `encoding with schema ${schemaId}`);
+    }
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what}: no answer within ${REQUEST_TIMEOUT_MS} ms`)),
+      REQUEST_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function unknownSchema(id: number): DataError {
+  return dataError('UNKNOWN_SCHEMA', '', `schema id ${id} is not in the registry`);
+}
+
+function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function classify(error: unknown, what: string): InfrastructureError {
+  return new InfrastructureError('REGISTRY_UNAVAILABLE', `${what}: ${messageOf(error)}`, { cause: error });
+}

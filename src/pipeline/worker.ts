@@ -1,0 +1,397 @@
+/**
+ * The enrichment worker: a consumer group over the raw topics; per input partition, micro-batches
+ * run through decode → validate → enrich → encode and commit in one Kafka transaction together
+ * with the dead letters and the consumed offsets. Consumers of the output reading with
+ * `read_committed` see every input exactly once, across crashes and rebalances.
+ */
+import {
+  Kafka,
+  logLevel as KafkaLogLevel,
+  type Admin,
+  type Consumer,
+  type EachBatchPayload,
+  type KafkaMessage,
+  type Message,
+} from 'kafkajs';
+import type { Config } from '../config.js';
+import type { Snapshot } from '../engine/snapshot.js';
+import type { EngineTransaction, Enrichment, HistoryEntry } from '../engine/types.js';
+import { InfrastructureError } from '../errors.js';
+import type { Logger } from '../observability/logger.js';
+import { DeadLetterGuard } from './dlq-guard.js';
+import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
+import { processChunk } from './process-chunk.js';
+import { ProducerPool } from './producer-pool.js';
+import { withRetry, sleep } from './retry.js';
+import { RegistryCodec } from './schema-registry.js';
+
+/** What the worker needs besides configuration; the brand store plugs in here. */
+export interface WorkerHooks {
+  /** The current brand snapshot (may change while running, e.g. after a correction). */
+  snapshot(): Snapshot;
+  /** Earlier transactions of these customers, for recurring detection. */
+  history?(customerIds: readonly string[]): Promise<readonly HistoryEntry[]>;
+  /** Called after the engine, before the Kafka commit; must be idempotent (a replay repeats it). */
+  indexEnriched?(items: readonly { transaction: EngineTransaction; enrichment: Enrichment }[]): Promise<void>;
+}
+
+export type WorkerConfig = Pick<
+  Config,
+  | 'kafkaBrokers'
+  | 'kafkaClientId'
+  | 'schemaRegistryUrl'
+  | 'inputTopics'
+  | 'inputTopicPattern'
+  | 'outputTopic'
+  | 'dlqTopic'
+  | 'consumerGroup'
+  | 'batchMaxRecords'
+  | 'batchMaxWaitMs'
+  | 'maxInFlightBytes'
+  | 'dlqGuardMaxShare'
+  | 'dlqGuardWindow'
+  | 'defaultTenant'
+  | 'logoBaseUrl'
+  | 'shutdownDeadlineMs'
+  | 'retryMaxDelayMs'
+  | 'kafkaSessionTimeoutMs'
+  | 'kafkaRebalanceTimeoutMs'
+>;
+
+const TRANSACTION_TIMEOUT_MS = 60_000;
+const PARTITIONS_CONCURRENTLY = 4;
+
+export class Worker {
+  readonly metrics: WorkerMetrics;
+  private readonly kafka: Kafka;
+  private readonly codec: RegistryCodec;
+  private readonly producers: ProducerPool;
+  private readonly guard: DeadLetterGuard;
+  private consumer: Consumer | null = null;
+  private admin: Admin | null = null;
+  private outputSchemaId = 0;
+  private joined = false;
+  private stopping = false;
+  private inFlightBytes = 0;
+  /** Offsets the group had committed when we took a partition over; older messages are skipped. */
+  private readonly floors = new Map<string, bigint>();
+  private readonly activeTransactions = new Set<{ abort(): Promise<void> }>();
+  private fatal: ((error: Error) => void) | null = null;
+
+  constructor(
+    private readonly config: WorkerConfig,
+    private readonly log: Logger,
+    private readonly hooks: WorkerHooks,
+    metrics?: WorkerMetrics,
+  ) {
+    this.metrics = metrics ?? createWorkerMetrics();
+    this.kafka = new Kafka({
+      clientId: config.kafkaClientId,
+      brokers: [...config.kafkaBrokers],
+      logLevel: KafkaLogLevel.WARN,
+      logCreator: () => (entry) => {
+        const { message, ...extra } = entry.log;
+        this.log.warn({ kafkajs: entry.namespace, ...pickSafe(extra) }, message);
+      },
+      retry: { initialRetryTime: 200, maxRetryTime: config.retryMaxDelayMs, retries: 8 },
+    });
+    this.codec = new RegistryCodec(config.schemaRegistryUrl);
+    this.producers = new ProducerPool(
+      this.kafka,
+      config.consumerGroup,
+      TRANSACTION_TIMEOUT_MS,
+      config.retryMaxDelayMs,
+    );
+    this.guard = new DeadLetterGuard(config.dlqGuardWindow, config.dlqGuardMaxShare);
+  }
+
+  /** null when ready to receive traffic, else why not. */
+  readiness(): string | null {
+    if (this.stopping) return 'shutting down';
+    if (this.guard.tripped) return `dead-letter guard tripped (share ${this.guard.share().toFixed(2)})`;
+    if (!this.joined) return 'not yet assigned partitions';
+    return null;
+  }
+
+  /** Starts consuming; resolves once running. `onFatal` is called if the worker cannot go on. */
+  async start(onFatal: (error: Error) => void): Promise<void> {
+    this.fatal = onFatal;
+    const retry = {
+      maxDelayMs: this.config.retryMaxDelayMs,
+      shouldStop: () => this.stopping,
+      onRetry: this.onRetry('startup'),
+    };
+    this.admin = this.kafka.admin();
+    await withRetry('connecting to Kafka', () => this.admin!.connect(), retry);
+    await withRetry('creating output topics', () => this.ensureTopics(), retry);
+    this.outputSchemaId = await withRetry(
+      'registering the output schema',
+      () => this.codec.register(this.config.outputTopic, 'enriched-transaction'),
+      retry,
+    );
+
+    const consumer = this.kafka.consumer({
+      groupId: this.config.consumerGroup,
+      readUncommitted: false,
+      maxWaitTimeInMs: this.config.batchMaxWaitMs,
+      maxBytes: this.config.maxInFlightBytes,
+      maxBytesPerPartition: Math.max(1, Math.floor(this.config.maxInFlightBytes / PARTITIONS_CONCURRENTLY)),
+      sessionTimeout: this.config.kafkaSessionTimeoutMs,
+      rebalanceTimeout: this.config.kafkaRebalanceTimeoutMs,
+      heartbeatInterval: Math.max(500, Math.floor(this.config.kafkaSessionTimeoutMs / 10)),
+      retry: { retries: 8, initialRetryTime: 300, maxRetryTime: this.config.retryMaxDelayMs },
+    });
+    this.consumer = consumer;
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      this.joined = true;
+      const keep = new Set<string>();
+      for (const [topic, partitions] of Object.entries(payload.memberAssignment)) {
+        for (const p of partitions) keep.add(ProducerPool.key(topic, p));
+      }
+      this.log.info({ assignment: payload.memberAssignment }, 'partitions assigned');
+      // Partitions that moved away: close their producers (their new owner fences them anyway).
+      void this.producers.retain(keep).then((closed) => {
+        for (const key of closed) this.floors.delete(key.replace(':', '\u0000'));
+        if (closed.length > 0) this.log.info({ closed }, 'closed producers of revoked partitions');
+      });
+    });
+    consumer.on(consumer.events.REBALANCING, () => {
+      this.log.info('rebalancing');
+    });
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart && !this.stopping) this.fatal?.(payload.error);
+    });
+
+    await withRetry('connecting the consumer', () => consumer.connect(), retry);
+    const topics = this.config.inputTopicPattern
+      ? [this.config.inputTopicPattern]
+      : [...this.config.inputTopics];
+    await consumer.subscribe({ topics, fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: PARTITIONS_CONCURRENTLY,
+      eachBatch: (payload) => this.onBatch(payload),
+    });
+    this.log.info(
+      {
+        topics: topics.map(String),
+        output: this.config.outputTopic,
+        dlq: this.config.dlqTopic,
+        group: this.config.consumerGroup,
+      },
+      'worker started',
+    );
+  }
+
+  /** Graceful stop: finish the in-flight transaction or abort it at the deadline, leave the group. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    const deadline = sleep(this.config.shutdownDeadlineMs).then(() => 'deadline' as const);
+    const stopped = (async () => {
+      await this.consumer?.disconnect();
+      return 'stopped' as const;
+    })();
+    const outcome = await Promise.race([stopped, deadline]);
+    if (outcome === 'deadline') {
+      this.log.warn(
+        { deadlineMs: this.config.shutdownDeadlineMs },
+        'shutdown deadline passed: aborting in-flight transactions',
+      );
+      await Promise.allSettled([...this.activeTransactions].map((t) => t.abort()));
+    }
+    await this.producers.closeAll();
+    await this.admin?.disconnect().catch(() => undefined);
+    this.log.info({ outcome }, 'worker stopped');
+  }
+
+  private async ensureTopics(): Promise<void> {
+    const admin = this.admin as Admin;
+    const existing = new Set(await admin.listTopics());
+    const wanted = [this.config.outputTopic, this.config.dlqTopic].filter((t) => !existing.has(t));
+    if (wanted.length === 0) return;
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: wanted.map((topic) => ({ topic, numPartitions: topic === this.config.dlqTopic ? 1 : 6 })),
+    });
+    this.log.info({ topics: wanted }, 'created missing topics');
+  }
+
+  private async onBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch } = payload;
+    const { topic, partition } = batch;
+    const key = ProducerPool.key(topic, partition);
+    const { producer: producerReady, created } = this.producers.get(topic, partition);
+    const producer = await producerReady;
+    if (created) await this.setFloor(topic, partition);
+    const floor = this.floors.get(key) ?? -1n;
+
+    const messages = batch.messages.filter((m) => BigInt(m.offset) >= floor);
+    for (let start = 0; start < messages.length; start += this.config.batchMaxRecords) {
+      if (this.stopping || !payload.isRunning() || payload.isStale()) return;
+      const chunk = messages.slice(start, start + this.config.batchMaxRecords);
+      await this.waitForMemory(chunk);
+      try {
+        await this.commitChunk(chunk, topic, partition, producer);
+      } finally {
+        this.release(chunk);
+      }
+      payload.resolveOffset((chunk[chunk.length - 1] as KafkaMessage).offset);
+      await payload.heartbeat();
+      const lag = BigInt(batch.highWatermark) - BigInt((chunk[chunk.length - 1] as KafkaMessage).offset) - 1n;
+      this.metrics.consumerLag.set({ topic, partition: String(partition) }, Number(lag < 0n ? 0n : lag));
+    }
+    if (messages.length === 0 && batch.messages.length > 0) {
+      // Everything here was committed by the previous owner: just move past it.
+      payload.resolveOffset((batch.messages[batch.messages.length - 1] as KafkaMessage).offset);
+    }
+  }
+
+  /**
+   * Without KIP-447 the group's committed offset can be read before the previous owner's last
+   * transaction resolved. Initialising our producer (done just before) waited for that
+   * transaction to commit or abort; reading the committed offset now gives the true resume point.
+   */
+  private async setFloor(topic: string, partition: number): Promise<void> {
+    const offsets = await withRetry(
+      'reading committed offsets',
+      () => (this.admin as Admin).fetchOffsets({ groupId: this.config.consumerGroup, topics: [topic] }),
+      { maxDelayMs: this.config.retryMaxDelayMs, onRetry: this.onRetry('fetch-offsets') },
+    );
+    const committed = offsets[0]?.partitions.find((p) => p.partition === partition)?.offset ?? '-1';
+    this.floors.set(ProducerPool.key(topic, partition), BigInt(committed));
+  }
+
+  private async commitChunk(
+    chunk: readonly KafkaMessage[],
+    topic: string,
+    partition: number,
+    producer: Awaited<ReturnType<ProducerPool['get']>['producer']>,
+  ): Promise<void> {
+    const started = performance.now();
+    const last = chunk[chunk.length - 1] as KafkaMessage;
+    await withRetry(
+      `committing ${topic}[${partition}] up to offset ${last.offset}`,
+      async () => {
+        const snapshot = this.hooks.snapshot();
+        const result = await processChunk(chunk, {
+          topic,
+          partition,
+          codec: this.codec,
+          snapshot,
+          outputSchemaId: this.outputSchemaId,
+          defaultTenant: this.config.defaultTenant,
+          logoBaseUrl: this.config.logoBaseUrl ?? '',
+          ...(this.hooks.history ? { historyFor: this.hooks.history.bind(this.hooks) } : {}),
+          now: Date.now(),
+        });
+        if (this.hooks.indexEnriched && result.enrichments.length > 0)
+          await this.hooks.indexEnriched(result.enrichments);
+        const transaction = await producer.transaction();
+        this.activeTransactions.add(transaction);
+        try {
+          const sends: { topic: string; messages: Message[] }[] = [];
+          if (result.enriched.length > 0)
+            sends.push({ topic: this.config.outputTopic, messages: result.enriched });
+          if (result.deadLetters.length > 0)
+            sends.push({ topic: this.config.dlqTopic, messages: result.deadLetters });
+          if (sends.length > 0) await transaction.sendBatch({ topicMessages: sends });
+          await transaction.sendOffsets({
+            consumerGroupId: this.config.consumerGroup,
+            topics: [{ topic, partitions: [{ partition, offset: (BigInt(last.offset) + 1n).toString() }] }],
+          });
+          await transaction.commit();
+        } catch (error) {
+          this.metrics.aborts.inc();
+          await transaction.abort().catch(() => undefined);
+          if (isFenced(error)) {
+            // Another instance owns this partition now; its producer fenced ours. Drop ours and let
+            // the group tell us what we still own.
+            this.log.warn({ topic, partition }, 'producer fenced: partition taken over by another instance');
+            await this.producers.drop(topic, partition);
+          }
+          throw asInfrastructure(error);
+        } finally {
+          this.activeTransactions.delete(transaction);
+        }
+        this.metrics.commits.inc();
+        this.metrics.recordsIn.inc({ topic }, result.enriched.length + result.deadLetters.length);
+        this.metrics.recordsOut.inc(result.enriched.length);
+        for (const code of result.deadLetterCodes) this.metrics.deadLettered.inc({ code });
+        const now = Date.now();
+        for (const m of chunk)
+          this.metrics.endToEndLatency.observe(Math.max(0, now - Number(m.timestamp)) / 1000);
+        if (this.guard.record(result.enriched.length, result.deadLetters.length)) this.tripGuard();
+      },
+      {
+        maxDelayMs: this.config.retryMaxDelayMs,
+        shouldStop: () => this.stopping,
+        onRetry: this.onRetry(`${topic}[${partition}]`),
+        // A fenced producer will never succeed again: another instance owns this partition now.
+        retriable: (error) => !isFenced(error),
+      },
+    );
+    this.metrics.batchSize.observe(chunk.length);
+    this.metrics.batchDuration.observe((performance.now() - started) / 1000);
+  }
+
+  private tripGuard(): void {
+    this.metrics.dlqGuardTripped.set(1);
+    this.log.error(
+      { share: this.guard.share(), window: this.config.dlqGuardWindow, limit: this.config.dlqGuardMaxShare },
+      'dead-letter share over the limit: pausing consumption until restart',
+    );
+    const consumer = this.consumer;
+    if (!consumer) return;
+    const topics = this.config.inputTopicPattern
+      ? [...new Set([...this.floors.keys()].map((k) => k.split('\u0000')[0] as string))]
+      : [...this.config.inputTopics];
+    consumer.pause(topics.map((topic) => ({ topic })));
+  }
+
+  private async waitForMemory(chunk: readonly KafkaMessage[]): Promise<void> {
+    const bytes = chunk.reduce((n, m) => n + (m.value?.length ?? 0), 0);
+    // One chunk always gets through, so a single huge message cannot stall the worker.
+    while (this.inFlightBytes > 0 && this.inFlightBytes + bytes > this.config.maxInFlightBytes)
+      await sleep(5);
+    this.inFlightBytes += bytes;
+    this.metrics.inFlightBytes.set(this.inFlightBytes);
+  }
+
+  private release(chunk: readonly KafkaMessage[]): void {
+    this.inFlightBytes -= chunk.reduce((n, m) => n + (m.value?.length ?? 0), 0);
+    this.metrics.inFlightBytes.set(this.inFlightBytes);
+  }
+
+  private onRetry(where: string) {
+    return (attempt: number, delayMs: number, error: unknown): void => {
+      const code = error instanceof InfrastructureError ? error.code : 'KAFKA_UNAVAILABLE';
+      this.metrics.retries.inc({ code });
+      this.log.warn(
+        { where, attempt, delayMs, code, err: messageOf(error) },
+        'infrastructure failure: retrying',
+      );
+    };
+  }
+}
+
+function isFenced(error: unknown): boolean {
+  const text = `${(error as { type?: string }).type ?? ''} ${messageOf(error)} ${messageOf((error as { cause?: unknown }).cause)}`;
+  return /PRODUCER_FENCED|INVALID_PRODUCER_EPOCH|fenced/i.test(text);
+}
+
+function asInfrastructure(error: unknown): unknown {
+  if (error instanceof InfrastructureError || isFenced(error)) return error;
+  return new InfrastructureError('TRANSACTION_FAILED', messageOf(error), { cause: error });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : error === undefined ? '' : String(error);
+}
+
+/** kafkajs log extras, minus anything that could carry message payloads. */
+function pickSafe(extra: Record<string, unknown>): Record<string, unknown> {
+  const { broker, clientId, groupId, topic, partition, error, retryCount, retryTime } = extra;
+  return { broker, clientId, groupId, topic, partition, error, retryCount, retryTime };
+}

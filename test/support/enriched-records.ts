@@ -1,0 +1,127 @@
+/**
+ * Producing test traffic and reading back what the worker committed, decoded, for the exactly-once
+ * verifiers.
+ */
+import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import { Partitioners, type Kafka, type Message } from 'kafkajs';
+import { loadReferenceData } from '../../src/data/load.js';
+import { generateSamples } from '../../src/samples/generate.js';
+import { HEADER, headerText } from '../../src/pipeline/headers.js';
+import { uniqueName } from './names.js';
+import { sleep } from './wait.js';
+
+/** `count` valid JSON transactions with ids `<prefix>-<i>`, keyed by customer, across `customers`. */
+export function sampleMessages(prefix: string, count: number, customers = 200): Message[] {
+  const data = loadReferenceData();
+  const messages: Message[] = [];
+  let i = 0;
+  for (const s of generateSamples(data, count, { seed: 11, customers })) {
+    const value: Record<string, unknown> = {
+      ...(s.value as Record<string, unknown>),
+      transaction_id: `${prefix}-${i}`,
+    };
+    messages.push({ key: String(value.customer_id), value: JSON.stringify(value) });
+    i++;
+  }
+  return messages;
+}
+
+/** Sends messages at about `rate` per second (in batches of `rate / 20`), idempotently. */
+export async function produceAtRate(
+  kafka: Kafka,
+  topic: string,
+  messages: readonly Message[],
+  rate: number,
+): Promise<void> {
+  const producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+  await producer.connect();
+  try {
+    const batch = Math.max(1, Math.round(rate / 20));
+    const started = Date.now();
+    for (let i = 0; i < messages.length; i += batch) {
+      await producer.send({ topic, messages: messages.slice(i, i + batch) });
+      const due = started + ((i + batch) / rate) * 1000;
+      if (due > Date.now()) await sleep(due - Date.now());
+    }
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+export interface EnrichedRead {
+  readonly transactionId: string;
+  readonly customerId: string;
+  readonly key: string;
+  readonly partition: number;
+  readonly offset: bigint;
+  readonly sourcePartition: number;
+  readonly sourceOffset: bigint;
+  readonly value: Record<string, unknown>;
+}
+
+/**
+ * Reads every committed record of `topic` (read_committed) from the beginning until `expected`
+ * records arrived and nothing new came for `idleMs` (so duplicates beyond `expected` are seen too),
+ * or `timeoutMs` passed.
+ */
+export async function readCommitted(
+  kafka: Kafka,
+  registryUrl: string,
+  topic: string,
+  options: { expected: number; idleMs?: number; timeoutMs?: number },
+): Promise<EnrichedRead[]> {
+  const registry = new SchemaRegistry({ host: registryUrl });
+  const consumer = kafka.consumer({
+    groupId: uniqueName('verifier'),
+    readUncommitted: false,
+    maxWaitTimeInMs: 200,
+  });
+  const out: EnrichedRead[] = [];
+  let last = Date.now();
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({
+      eachBatch: async ({ batch }) => {
+        for (const m of batch.messages) {
+          const value = (await registry.decode(m.value as Buffer)) as Record<string, unknown>;
+          out.push({
+            transactionId: String(value.transaction_id),
+            customerId: String(value.customer_id),
+            key: m.key?.toString('utf8') ?? '',
+            partition: batch.partition,
+            offset: BigInt(m.offset),
+            sourcePartition: Number(headerText(m.headers, HEADER.sourcePartition)),
+            sourceOffset: BigInt(headerText(m.headers, HEADER.sourceOffset) ?? '-1'),
+            value,
+          });
+        }
+        last = Date.now();
+      },
+    });
+    const idleMs = options.idleMs ?? 3_000;
+    const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+    while (Date.now() < deadline) {
+      if (out.length >= options.expected && Date.now() - last > idleMs) break;
+      await sleep(200);
+    }
+  } finally {
+    await consumer.disconnect();
+  }
+  return out;
+}
+
+/** Ids seen more than once, and expected ids never seen. */
+export function exactlyOnceReport(expectedIds: readonly string[], reads: readonly EnrichedRead[]) {
+  const seen = new Map<string, number>();
+  for (const r of reads) seen.set(r.transactionId, (seen.get(r.transactionId) ?? 0) + 1);
+  const duplicates = [...seen].filter(([, n]) => n > 1).map(([id]) => id);
+  const missing = expectedIds.filter((id) => !seen.has(id));
+  const expected = new Set(expectedIds);
+  const unexpected = [...seen.keys()].filter((id) => !expected.has(id));
+  return { duplicates, missing, unexpected };
+}

@@ -1,0 +1,72 @@
+/**
+ * Runs `tx-enrich worker` as a child process for the tests that kill it, restart it or run two of
+ * them: the real binary, the real configuration path, real signals.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { waitFor } from './wait.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface WorkerProcess {
+  readonly child: ChildProcess;
+  readonly port: number;
+  /** Resolves with the exit code (null when killed by a signal) and the signal. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The last lines the worker printed (stdout and stderr), for failure messages. */
+  logs(): string;
+  waitUntilReady(timeoutMs?: number): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'tx-enrich.js'), 'worker'], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env, HTTP_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const keep = (chunk: Buffer): void => {
+    for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(line);
+    if (lines.length > 400) lines.splice(0, lines.length - 400);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  const logs = (): string => lines.slice(-60).join('\n');
+  return {
+    child,
+    port,
+    exited,
+    logs,
+    async waitUntilReady(timeoutMs = 60_000) {
+      let dead = false;
+      void exited.then(() => (dead = true));
+      await waitFor(
+        async () => {
+          if (dead) throw new Error(`worker exited before it was ready:\n${logs()}`);
+          const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null);
+          return res?.status === 200;
+        },
+        { timeoutMs, intervalMs: 200, description: `worker on port ${port} ready` },
+      );
+    },
+  };
+}
