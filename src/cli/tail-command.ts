@@ -49,6 +49,7 @@ export async function runTailCommand(argv: string[]): Promise<number> {
     brokers: [...config.kafkaBrokers],
     logLevel: logLevel.ERROR,
   });
+  await waitForTopic(kafka, topic);
   const consumer = kafka.consumer({ groupId: `tx-enrich-tail-${randomUUID()}`, readUncommitted: false });
   await consumer.connect();
   await consumer.subscribe({ topics: [topic], fromBeginning: !values['from-end'] });
@@ -95,6 +96,20 @@ export async function runTailCommand(argv: string[]): Promise<number> {
   await done;
   await consumer.disconnect();
   return 0;
+}
+
+/** The worker creates its output topics on start; a tail started alongside it waits for them. */
+async function waitForTopic(kafka: Kafka, topic: string): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    for (let waited = 0; !(await admin.listTopics()).includes(topic); waited += 500) {
+      if (waited === 0) process.stderr.write(`waiting for topic ${topic} to exist...\n`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    await admin.disconnect();
+  }
 }
 
 async function decode(message: KafkaMessage, codec: RegistryCodec): Promise<unknown> {

@@ -101,7 +101,8 @@ export function* generateSamples(
 
   for (let i = 0; i < count; i++) {
     const customer = Math.floor(random() * customers);
-    const country = customer % 3 === 0 ? pick(['GB', 'US', 'DE', 'FR', 'IE', 'SG']) : pick(GULF);
+    const home = customer % 3 === 0 ? pick(['GB', 'US', 'DE', 'FR', 'IE', 'SG']) : pick(GULF);
+    let country = home;
     const roll = random();
     let description: string;
     let merchantName = '';
@@ -125,6 +126,11 @@ export function* generateSamples(
             ? pick(mena)
             : pick(brands);
       const alias = pick(brand.aliases);
+      // Customers buy from a brand where it operates (a local chain abroad would be a namesake).
+      if (!brand.countries.includes('*') && !brand.countries.includes(country)) {
+        const known = brand.countries.filter((c) => CITY[c] !== undefined);
+        country = known.length > 0 ? pick(known) : (brand.countries[0] ?? home);
+      }
       const city = pick(CITY[country] ?? ['']);
       description = formatDescriptor(alias, city, country, random);
       if (random() < 0.3) merchantName = brand.name;
