@@ -33,6 +33,11 @@ export interface WorkerHooks {
   history?(customerIds: readonly string[]): Promise<readonly HistoryEntry[]>;
   /** Called after the engine, before the Kafka commit; must be idempotent (a replay repeats it). */
   indexEnriched?(items: readonly { transaction: EngineTransaction; enrichment: Enrichment }[]): Promise<void>;
+  /**
+   * Replaces decode → enrich → encode (the end-to-end benchmark's passthrough copies bytes through
+   * the same consumer, producers and transactions). Default: processChunk.
+   */
+  process?: typeof processChunk;
 }
 
 export type WorkerConfig = Pick<
@@ -275,7 +280,7 @@ export class Worker {
       `committing ${topic}[${partition}] up to offset ${last.offset}`,
       async () => {
         const snapshot = this.hooks.snapshot();
-        const result = await processChunk(chunk, {
+        const result = await (this.hooks.process ?? processChunk)(chunk, {
           topic,
           partition,
           codec: this.codec,

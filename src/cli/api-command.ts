@@ -1,0 +1,178 @@
+/**
+ * `tx-enrich api`: serves the v3 and v2 enrichment API, /openapi.json, /docs, /healthz, /readyz and
+ * /metrics on API_PORT. Tenants come from the tenants file (TENANTS_FILE, else .data/tenants.json),
+ * re-read when it changes and on SIGHUP. Stops gracefully on SIGINT or SIGTERM.
+ */
+import { unwatchFile, watchFile } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { loadConfigOrExit } from '../config.js';
+import { buildApiServer } from '../api/server.js';
+import { DefaultSnapshotProvider, type LearnedMappingsLoader } from '../api/snapshot-provider.js';
+import { TenantDirectory } from '../api/tenant-directory.js';
+import {
+  DEFAULT_TENANTS_FILE,
+  TenantsFileError,
+  readTenantsFile,
+  type LoadedTenantsFile,
+} from '../api/tenants.js';
+import { createLogger, type Logger } from '../observability/logger.js';
+
+const HELP = `usage: tx-enrich api [--port N] [--host ADDRESS] [--tenants-file PATH]
+
+Serves POST /api/v3/transaction/enrich and POST /api/v2/transaction/enrich, the OpenAPI document at
+/openapi.json and its rendering at /docs, and /healthz, /readyz, /metrics.
+
+options:
+  --port N            port to listen on (default: API_PORT; 0 = any free port)
+  --host ADDRESS      address to bind (default 0.0.0.0)
+  --tenants-file PATH tenants file (default: TENANTS_FILE, else ${DEFAULT_TENANTS_FILE});
+                      re-read when it changes and on SIGHUP
+`;
+
+/** How often the tenants file is checked for changes (stat polling: works with atomic renames). */
+const TENANTS_POLL_MS = 2000;
+
+export interface ApiCommandDeps {
+  /** The brand store's learned mappings (src/store); none until the store provides them. */
+  readonly loadLearnedMappings?: LearnedMappingsLoader;
+}
+
+export async function runApiCommand(argv: string[], deps: ApiCommandDeps = {}): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string', default: '0.0.0.0' },
+        'tenants-file': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`tx-enrich api: ${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const config = loadConfigOrExit();
+  let port = config.apiPort;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!/^\d+$/.test(values.port) || port > 65535) {
+      process.stderr.write(`tx-enrich api: --port must be 0-65535, got "${values.port}"\n`);
+      return 2;
+    }
+  }
+  const logger = createLogger(config.logLevel, 'tx-enrich-api');
+  const tenantsPath = values['tenants-file'] ?? config.tenantsFile ?? DEFAULT_TENANTS_FILE;
+
+  let loaded: LoadedTenantsFile;
+  try {
+    loaded = readTenantsFile(tenantsPath);
+  } catch (error) {
+    if (error instanceof TenantsFileError) {
+      process.stderr.write(`tx-enrich api: ${error.message}\n`);
+      return 78;
+    }
+    throw error;
+  }
+  reportTenantsFile(logger, tenantsPath, loaded);
+  const tenants = new TenantDirectory(loaded.file, { defaultLogoBaseUrl: config.logoBaseUrl });
+
+  const reload = (why: string) => {
+    try {
+      const next = readTenantsFile(tenantsPath);
+      tenants.replace(next.file);
+      logger.info({ file: tenantsPath, tenants: tenants.tenants.length, why }, 'tenants file reloaded');
+      if (next.looseMode !== null) reportTenantsFile(logger, tenantsPath, next);
+    } catch (error) {
+      logger.error(
+        { file: tenantsPath, err: error },
+        'tenants file not reloaded: keeping the previous tenants',
+      );
+    }
+  };
+  watchFile(tenantsPath, { interval: TENANTS_POLL_MS, persistent: false }, (current, previous) => {
+    if (current.mtimeMs !== previous.mtimeMs || current.ino !== previous.ino) reload('file changed');
+  });
+  const onHangup = () => reload('SIGHUP');
+  process.on('SIGHUP', onHangup);
+
+  const snapshots = new DefaultSnapshotProvider({
+    ...(deps.loadLearnedMappings ? { loadLearnedMappings: deps.loadLearnedMappings } : {}),
+    retryMaxDelayMs: config.retryMaxDelayMs,
+    onLoadError: (error, attempt) =>
+      logger.warn({ err: error, attempt }, 'brand store unavailable: enrichment answers 503 until it loads'),
+  });
+  if (await snapshots.start()) logger.info('brand snapshot loaded');
+
+  const app = await buildApiServer({ tenants, snapshots, logger });
+  try {
+    await app.listen({ port, host: values.host });
+  } catch (error) {
+    process.stderr.write(
+      `tx-enrich api: cannot listen on ${values.host}:${port}: ${(error as Error).message}\n`,
+    );
+    snapshots.close();
+    unwatchFile(tenantsPath);
+    process.off('SIGHUP', onHangup);
+    return 1;
+  }
+  const address = app.server.address() as AddressInfo;
+  logger.info(
+    { port: address.port, host: values.host, tenants: tenants.tenants.length, tenants_file: tenantsPath },
+    'API listening',
+  );
+
+  return new Promise<number>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      process.off('SIGHUP', onHangup);
+      unwatchFile(tenantsPath);
+      snapshots.close();
+      logger.info({ signal }, 'API stopping');
+      const deadline = setTimeout(() => {
+        logger.warn(
+          { deadline_ms: config.shutdownDeadlineMs },
+          'shutdown deadline passed; closing connections',
+        );
+        app.server.closeAllConnections();
+      }, config.shutdownDeadlineMs);
+      deadline.unref();
+      app.close().then(
+        () => {
+          clearTimeout(deadline);
+          logger.info('API stopped');
+          resolve(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'API did not close cleanly');
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+function reportTenantsFile(logger: Logger, path: string, loaded: LoadedTenantsFile): void {
+  if (!loaded.exists) {
+    logger.warn(
+      { file: path },
+      'no tenants file: every enrichment request gets 401 until "tx-enrich tenants add <id>" creates it (picked up without a restart)',
+    );
+  }
+  if (loaded.looseMode !== null) {
+    logger.warn(
+      { file: path, mode: loaded.looseMode.toString(8) },
+      'tenants file is readable or writable by group or others; chmod 600 it',
+    );
+  }
+}
