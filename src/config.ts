@@ -319,6 +319,48 @@ export const SETTINGS = {
     description: 'Optional JSON file of per-tenant settings.',
     schema: text(),
   }),
+  databaseSchema: setting({
+    env: 'DATABASE_SCHEMA',
+    default: 'public',
+    rule: 'SQL identifier (a-z 0-9 _)',
+    description:
+      'PostgreSQL schema of the brand store tables (created if missing); lets several stores share one database.',
+    schema: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lowercase SQL identifier (a-z, 0-9, _; 1-63 characters)'),
+  }),
+  indexRetentionDays: setting({
+    env: 'INDEX_RETENTION_DAYS',
+    default: '400',
+    rule: 'integer 1-36500',
+    description:
+      'Retention of the index of enriched transactions, in days of occurred_at (`tx-enrich store purge` deletes older rows).',
+    schema: integer(1, 36_500),
+  }),
+  globalCorrectionQuorum: setting({
+    env: 'GLOBAL_CORRECTION_QUORUM',
+    default: '3',
+    rule: 'integer 1-1000',
+    description:
+      'Agreeing reports from distinct customers needed before a global correction proposal changes the global mapping.',
+    schema: integer(1, 1_000),
+  }),
+  outboxPollMs: setting({
+    env: 'OUTBOX_POLL_MS',
+    default: '500',
+    rule: 'integer 10-60000',
+    description:
+      'How often the outbox relay looks for unpublished re-enrichment and brand-change records, in milliseconds.',
+    schema: integer(10, 60_000),
+  }),
+  snapshotRefreshMs: setting({
+    env: 'SNAPSHOT_REFRESH_MS',
+    default: '30000',
+    rule: 'integer 1000-3600000',
+    description:
+      'Safety net: how often a worker re-reads brand and mapping changes from the store even without a brand-change event.',
+    schema: integer(1_000, 3_600_000),
+  }),
 } as const;
 
 type Settings = typeof SETTINGS;

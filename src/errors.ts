@@ -28,6 +28,15 @@ export const ERROR_CATALOG = {
     kind: 'data',
     summary: 'a feedback correction is missing or contradicts required fields',
   },
+  UNKNOWN_BRAND: { kind: 'data', summary: 'a feedback correction names a brand id the brand store lacks' },
+  UNKNOWN_SUB_CATEGORY: {
+    kind: 'data',
+    summary: 'a feedback correction names a category or sub-category the taxonomy lacks',
+  },
+  UNKNOWN_TRANSACTION: {
+    kind: 'data',
+    summary: 'a feedback correction names a transaction the index of enriched transactions lacks',
+  },
   // Infrastructure errors: retried, never dead-lettered.
   KAFKA_UNAVAILABLE: { kind: 'infrastructure', summary: 'the Kafka cluster did not answer' },
   REGISTRY_UNAVAILABLE: { kind: 'infrastructure', summary: 'the schema registry did not answer' },

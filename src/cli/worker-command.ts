@@ -5,10 +5,12 @@
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config.js';
 import { loadReferenceData } from '../data/load.js';
-import { buildSnapshot } from '../engine/snapshot.js';
+import { startFeedbackServices, type FeedbackServices } from '../feedback/services.js';
 import { startHealthServer } from '../observability/health-server.js';
 import { createLogger } from '../observability/logger.js';
 import { Worker } from '../pipeline/worker.js';
+import { StoreSnapshot } from '../store/store-snapshot.js';
+import { openStore, prepareStore, storeWorkerHooks } from '../store/store.js';
 
 const HELP = `usage: tx-enrich worker
 
@@ -17,6 +19,12 @@ transaction and publishes v3 records to OUTPUT_TOPIC keyed by customer_id; undec
 records go to DLQ_TOPIC with the reason in headers. Records, dead letters and offsets commit in one
 Kafka transaction. All settings come from the environment (see README, "Configuration").
 Serves /metrics, /healthz and /readyz on HTTP_PORT. Stops cleanly on SIGTERM or SIGINT.
+
+The brand store (PostgreSQL at DATABASE_URL, or the embedded PGlite store in STORE_DATA_DIR when it
+is unset) is migrated and seeded at start; the brand snapshot is built from it, every enriched
+transaction is indexed in it and recurring history comes from it. The same process consumes
+FEEDBACK_TOPIC, publishes re-enriched records (REENRICHED_TOPIC) and brand changes
+(BRAND_CHANGES_TOPIC) through the outbox, and refreshes its snapshot on brand changes (docs/store.md).
 `;
 
 export async function runWorkerCommand(argv: string[]): Promise<number> {
@@ -31,27 +39,47 @@ export async function runWorkerCommand(argv: string[]): Promise<number> {
   }
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
-  const snapshot = buildSnapshot(loadReferenceData());
+  const files = loadReferenceData();
+  let stopRequested = false;
+  const earlyStop = (): void => {
+    stopRequested = true;
+  };
+  process.once('SIGTERM', earlyStop);
+  process.once('SIGINT', earlyStop);
+  const db = await openStore(config, log, { shouldStop: () => stopRequested });
+  await prepareStore(db, files, log);
+  const snapshots = await StoreSnapshot.load(db, files, log);
+  const snapshot = snapshots.current();
   log.info(
     {
       catalogVersion: snapshot.catalogVersion,
       engineVersion: snapshot.engineVersion,
       brands: snapshot.brandsById.size,
+      learnedMappings: snapshot.learnedByMerchantId.size + snapshot.learnedByMerchantKey.size,
     },
-    'brand snapshot built',
+    'brand snapshot built from the store',
   );
+  process.off('SIGTERM', earlyStop);
+  process.off('SIGINT', earlyStop);
+  if (stopRequested) {
+    await db.close();
+    return 0;
+  }
 
-  const worker = new Worker(config, log, { snapshot: () => snapshot });
+  const worker = new Worker(config, log, storeWorkerHooks(db, snapshots));
   const health = await startHealthServer(config.httpPort, worker.metrics.registry, () => worker.readiness());
   log.info({ port: health.port }, 'metrics and health endpoints listening');
+  let feedback: FeedbackServices | null = null;
 
   return new Promise<number>((resolve) => {
     let exiting = false;
     const finish = async (code: number): Promise<void> => {
       if (exiting) return;
       exiting = true;
+      await feedback?.stop().catch((err: unknown) => log.error({ err: String(err) }, 'error while stopping'));
       await worker.stop().catch((err: unknown) => log.error({ err: String(err) }, 'error while stopping'));
       await health.close();
+      await db.close();
       resolve(code);
     };
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -64,6 +92,13 @@ export async function runWorkerCommand(argv: string[]): Promise<number> {
       log.fatal({ err: error.message, code: (error as { code?: string }).code }, `fatal: ${error.message}`);
       void finish(1);
     };
-    worker.start(fatal).catch(fatal);
+    worker
+      .start(fatal)
+      .then(async () => {
+        const started = await startFeedbackServices(config, log, db, snapshots);
+        if (exiting) await started.stop();
+        else feedback = started;
+      })
+      .catch(fatal);
   });
 }

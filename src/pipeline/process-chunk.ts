@@ -64,6 +64,7 @@ export async function processChunk(
     ctx.snapshot,
     history,
   );
+  if (pending.length > 0) await ctx.codec.prepare(ctx.outputSchemaId);
   const enriched: Message[] = [];
   const enrichments: ChunkResult['enrichments'] = [];
   for (let i = 0; i < pending.length; i++) {
@@ -78,7 +79,7 @@ export async function processChunk(
     };
     enriched.push({
       key: p.txn.customer_id,
-      value: await ctx.codec.encode(ctx.outputSchemaId, record),
+      value: ctx.codec.encodeCached(ctx.outputSchemaId, record),
       headers: outputHeaders(e, p.message, p.envelope ? p.index : null, ctx),
     });
     enrichments.push({ transaction: p.txn, enrichment: e });

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
+import type { Schema } from '@kafkajs/confluent-schema-registry/dist/@types.js';
 import { InfrastructureError, dataError, type DataError } from '../errors.js';
 
 const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
@@ -31,6 +32,11 @@ export class RegistryCodec {
   private readonly registered = new Map<string, number>();
   /** Schema ids we were told do not exist: never asked for again. */
   private readonly unknown = new Set<number>();
+  /**
+   * Parsed schemas by id. Schema ids are immutable in a Confluent-compatible registry, so once
+   * fetched a schema is used without asking again (and without a timer per record).
+   */
+  private readonly schemas = new Map<number, Schema>();
 
   constructor(readonly url: string) {
     // The client's own retries would hide an outage behind long waits; our caller retries instead.
@@ -74,17 +80,20 @@ export class RegistryCodec {
     }
     const id = value.readInt32BE(1);
     if (this.unknown.has(id)) return { ok: false, error: unknownSchema(id) };
-    try {
-      await withTimeout(this.registry.getSchema(id), `fetching schema ${id}`);
-    } catch (error) {
-      if (statusOf(error) === 404) {
-        this.unknown.add(id);
-        return { ok: false, error: unknownSchema(id) };
+    let schema = this.schemas.get(id);
+    if (!schema) {
+      try {
+        schema = await this.fetch(id);
+      } catch (error) {
+        if (statusOf(error) === 404) {
+          this.unknown.add(id);
+          return { ok: false, error: unknownSchema(id) };
+        }
+        throw classify(error, `fetching schema ${id}`);
       }
-      throw classify(error, `fetching schema ${id}`);
     }
     try {
-      return { ok: true, value: (await this.registry.decode(value)) as unknown };
+      return { ok: true, value: schema.fromBuffer(value.subarray(HEADER_BYTES)) as unknown };
     } catch (error) {
       return {
         ok: false,
@@ -97,21 +106,41 @@ export class RegistryCodec {
     }
   }
 
-  /** Encodes a record with a registered schema id (cached: no network after the first call). */
-  async encode(schemaId: number, record: unknown): Promise<Buffer> {
+  /** Makes sure a schema id is parsed and cached, so encodeCached can use it. */
+  async prepare(schemaId: number): Promise<void> {
+    if (this.schemas.has(schemaId)) return;
     try {
-      return await withTimeout(this.registry.encode(schemaId, record), `encoding with schema ${schemaId}`);
+      await this.fetch(schemaId);
     } catch (error) {
-      if (
-        statusOf(error) === undefined &&
-        error instanceof Error &&
-        /invalid|validation/i.test(error.name + error.message)
-      ) {
-        // Our own record does not fit our own schema: a bug, not a data or infrastructure problem.
-        throw error;
-      }
-      throw classify(error, `encoding with schema ${schemaId}`);
+      throw classify(error, `fetching schema ${schemaId}`);
     }
+  }
+
+  /**
+   * Encodes a record with a schema already prepared (no network, no await): magic byte, schema id,
+   * Avro body. A record that does not fit the schema is a bug in our code and throws.
+   */
+  encodeCached(schemaId: number, record: unknown): Buffer {
+    const schema = this.schemas.get(schemaId);
+    if (!schema) throw new Error(`schema ${schemaId} is not prepared`);
+    const body = schema.toBuffer(record as object);
+    const framed = Buffer.allocUnsafe(HEADER_BYTES + body.length);
+    framed[0] = AVRO_MAGIC_BYTE;
+    framed.writeInt32BE(schemaId, 1);
+    body.copy(framed, HEADER_BYTES);
+    return framed;
+  }
+
+  /** Encodes a record with a registered schema id (fetches the schema the first time). */
+  async encode(schemaId: number, record: unknown): Promise<Buffer> {
+    await this.prepare(schemaId);
+    return this.encodeCached(schemaId, record);
+  }
+
+  private async fetch(id: number): Promise<Schema> {
+    const schema = (await withTimeout(this.registry.getSchema(id), `fetching schema ${id}`)) as Schema;
+    this.schemas.set(id, schema);
+    return schema;
   }
 }
 

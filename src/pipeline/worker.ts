@@ -239,6 +239,9 @@ export class Worker {
       await this.waitForMemory(chunk);
       try {
         await this.commitChunk(chunk, topic, partition, producer);
+      } catch (error) {
+        if (isPermanent(error)) this.fatal?.(error instanceof Error ? error : new Error(String(error)));
+        throw error;
       } finally {
         this.release(chunk);
       }
@@ -296,12 +299,16 @@ export class Worker {
         const transaction = await producer.transaction();
         this.activeTransactions.add(transaction);
         try {
-          const sends: { topic: string; messages: Message[] }[] = [];
-          if (result.enriched.length > 0)
-            sends.push({ topic: this.config.outputTopic, messages: result.enriched });
-          if (result.deadLetters.length > 0)
-            sends.push({ topic: this.config.dlqTopic, messages: result.deadLetters });
-          if (sends.length > 0) await transaction.sendBatch({ topicMessages: sends });
+          // Requests stay well under the broker's message.max.bytes (1 MiB by default): a large
+          // micro-batch goes out in several sends of the same transaction.
+          for (const topicMessages of requestsOf(
+            this.config.outputTopic,
+            result.enriched,
+            this.config.dlqTopic,
+            result.deadLetters,
+          )) {
+            await transaction.sendBatch({ topicMessages });
+          }
           await transaction.sendOffsets({
             consumerGroupId: this.config.consumerGroup,
             topics: [{ topic, partitions: [{ partition, offset: (BigInt(last.offset) + 1n).toString() }] }],
@@ -334,7 +341,7 @@ export class Worker {
         shouldStop: () => this.stopping,
         onRetry: this.onRetry(`${topic}[${partition}]`),
         // A fenced producer will never succeed again: another instance owns this partition now.
-        retriable: (error) => !isFenced(error),
+        retriable: (error) => !isFenced(error) && !isPermanent(error),
       },
     );
     this.metrics.batchSize.observe(chunk.length);
@@ -379,6 +386,53 @@ export class Worker {
       );
     };
   }
+}
+
+/** Bytes of records per produce request; far below the broker's default 1 MiB limit. */
+const MAX_REQUEST_BYTES = 512 * 1024;
+
+function sizeOf(m: Message): number {
+  let n = 64 + (m.key?.length ?? 0) + (m.value ? (m.value as Buffer | string).length : 0);
+  for (const [name, value] of Object.entries(m.headers ?? {}))
+    n += name.length + String(value ?? '').length + 8;
+  return n;
+}
+
+function* requestsOf(
+  outputTopic: string,
+  enriched: readonly Message[],
+  dlqTopic: string,
+  deadLetters: readonly Message[],
+): Generator<{ topic: string; messages: Message[] }[]> {
+  let request: { topic: string; messages: Message[] }[] = [];
+  let bytes = 0;
+  for (const [topic, messages] of [
+    [outputTopic, enriched],
+    [dlqTopic, deadLetters],
+  ] as const) {
+    let current: Message[] = [];
+    for (const m of messages) {
+      const size = sizeOf(m);
+      if (bytes + size > MAX_REQUEST_BYTES && bytes > 0) {
+        if (current.length > 0) request.push({ topic, messages: current });
+        yield request;
+        request = [];
+        current = [];
+        bytes = 0;
+      }
+      current.push(m);
+      bytes += size;
+    }
+    if (current.length > 0) request.push({ topic, messages: current });
+  }
+  if (request.length > 0) yield request;
+}
+
+/** Errors retrying cannot fix (a record the broker will never accept): fail loudly instead. */
+function isPermanent(error: unknown): boolean {
+  const inner = (error as { cause?: unknown }).cause ?? error;
+  const kafka = inner as { retriable?: boolean; type?: string };
+  return kafka.retriable === false && typeof kafka.type === 'string' && !isFenced(inner);
 }
 
 function isFenced(error: unknown): boolean {

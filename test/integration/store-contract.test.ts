@@ -1,0 +1,406 @@
+// Guarantee: the brand store behaves the same on both backends — the real PostgreSQL server (a fresh
+// schema per run) and the embedded PGlite — running the same migrations and queries: migrations and
+// seeding are idempotent (re-seeding changes nothing, operator edits survive it), the catalog read
+// back gives the engine exactly the file catalog's outcomes, the index upsert is one statement and a
+// replay changes nothing, history is one query, a correction writes its audit row, mapping and outbox
+// rows in one transaction (and nothing when it fails), the trust policy holds, the snapshot refreshes
+// incrementally, purge honours retention, and the relay lock admits one holder.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateTransaction } from '../../src/contract/transaction.js';
+import { loadReferenceData } from '../../src/data/load.js';
+import { enrichBatch } from '../../src/engine/enrich.js';
+import { buildSnapshot } from '../../src/engine/snapshot.js';
+import type { EngineTransaction } from '../../src/engine/types.js';
+import {
+  applyBrandEdit,
+  applyCorrection,
+  ChangeRejected,
+  type ApplyContext,
+} from '../../src/feedback/apply.js';
+import type { Correction } from '../../src/feedback/correction.js';
+import { pendingOutbox } from '../../src/feedback/outbox.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { generateSamples } from '../../src/samples/generate.js';
+import { editBrand, loadCatalog, seedCatalog } from '../../src/store/catalog.js';
+import type { Database, Queryable } from '../../src/store/db.js';
+import {
+  findIndexed,
+  historyFor,
+  purgeIndex,
+  upsertIndex,
+  type IndexedItem,
+} from '../../src/store/index-store.js';
+import { findMapping } from '../../src/store/mappings.js';
+import { migrate } from '../../src/store/migrations.js';
+import { StoreSnapshot } from '../../src/store/store-snapshot.js';
+import { stackEnv } from '../support/index.js';
+import { freshStoreLocation, type Backend, type StoreLocation } from './store-harness.js';
+
+const files = loadReferenceData();
+const fileSnapshot = buildSnapshot(files);
+const log = createLogger('silent');
+
+function samples(count: number, seed: number, tenant = 'bank-a', prefix = `s${seed}`): EngineTransaction[] {
+  return [...generateSamples(files, count, { seed, customers: 150 })].map((s, i) => {
+    const v = validateTransaction({ ...(s.value as object), transaction_id: `${prefix}-${i}` });
+    if (!v.ok) throw new Error('sample failed validation');
+    return { ...v.value, tenant };
+  });
+}
+
+function items(txns: readonly EngineTransaction[], snapshot = fileSnapshot): IndexedItem[] {
+  const results = enrichBatch(txns, snapshot);
+  return txns.map((transaction, i) => ({ transaction, enrichment: results[i]! }));
+}
+
+/** A digest of everything seeding writes (including change numbers): equal means "changed nothing". */
+async function catalogDigest(db: Database): Promise<string> {
+  const { rows } = await db.query<{ d: string }>(
+    `SELECT md5(
+       (SELECT coalesce(string_agg(b::text, '|' ORDER BY id), '') FROM brands b) ||
+       (SELECT coalesce(string_agg(p::text, '|' ORDER BY id), '') FROM product_lines p) ||
+       (SELECT coalesce(string_agg(a::text, '|' ORDER BY brand_id, weak, position), '') FROM brand_aliases a) ||
+       (SELECT coalesce(string_agg(a::text, '|' ORDER BY product_line_id, position), '') FROM product_line_aliases a)
+     ) AS d`,
+  );
+  return rows[0]!.d;
+}
+
+function correction(
+  over: Partial<Correction> & Pick<Correction, 'correction_id' | 'transaction_id'>,
+): Correction {
+  return {
+    tenant: 'bank-a',
+    customer_id: 'cust-1',
+    brand_id: null,
+    new_brand: null,
+    category_id: null,
+    sub_category_id: null,
+    scope: 'merchant',
+    reported_at: Date.now(),
+    ...over,
+  };
+}
+
+const source = (offset: number) => ({
+  topic: 'feedback',
+  partition: 0,
+  offset: String(offset),
+  key: Buffer.from('k'),
+  value: Buffer.from('{}'),
+  headers: {},
+});
+
+const backends: Backend[] = ['pglite', 'postgres'];
+
+describe.each(backends)('brand store contract on %s', (backend) => {
+  const env = stackEnv();
+  let location: StoreLocation;
+  let db: Database;
+  let snapshots: StoreSnapshot;
+  let ctx: ApplyContext;
+
+  beforeAll(async () => {
+    location = freshStoreLocation(backend, env.databaseUrl, 'contract');
+    db = await location.open();
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.close();
+    await location?.cleanup();
+  });
+
+  it('migrates once: a second run applies nothing', async () => {
+    expect(await migrate(db)).toEqual([1]);
+    expect(await migrate(db)).toEqual([]);
+    const { rows } = await db.query<{ t: string }>(
+      `SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`,
+      [db.schema],
+    );
+    expect(rows.map((r) => r.t)).toEqual(
+      expect.arrayContaining([
+        'brands',
+        'product_lines',
+        'brand_aliases',
+        'product_line_aliases',
+        'learned_mappings',
+        'corrections',
+        'enriched_index',
+        'outbox',
+        'schema_migrations',
+      ]),
+    );
+  });
+
+  it('seeds the catalog idempotently: re-seeding changes nothing', async () => {
+    const first = await seedCatalog(db, files.brands);
+    expect(first.inserted).toBe(files.brands.length);
+    const digest = await catalogDigest(db);
+    const second = await seedCatalog(db, files.brands);
+    expect(second).toEqual({ inserted: 0, updated: 0, unchanged: files.brands.length, conflicts: [] });
+    expect(await catalogDigest(db)).toBe(digest);
+  });
+
+  it('gives the engine the same outcomes as the catalog files', async () => {
+    snapshots = await StoreSnapshot.load(db, files, log);
+    ctx = { db, snapshots, logoBaseUrl: '', quorum: 3, log };
+    const txns = samples(3000, 5);
+    const strip = (e: object) => ({ ...e, catalog_version: '' });
+    expect(enrichBatch(txns, snapshots.current()).map(strip)).toEqual(
+      enrichBatch(txns, fileSnapshot).map(strip),
+    );
+  });
+
+  it('keeps an operator edit when the catalog is seeded again', async () => {
+    const brand = files.brands[0]!;
+    await db.transaction((tx) => editBrand(tx, brand.id, { logo: 'brands/edited.png' }));
+    const changed = [{ ...brand, name: `${brand.name} Renamed` }, ...files.brands.slice(1)];
+    const result = await seedCatalog(db, changed);
+    expect(result.updated).toBe(1);
+    const catalog = await loadCatalog(db);
+    const loaded = catalog.brands.find((b) => b.id === brand.id)!;
+    expect(loaded.name).toBe(`${brand.name} Renamed`);
+    expect(loaded.logo).toBe('brands/edited.png');
+    // Back to the file's entry (the edit stays).
+    expect((await seedCatalog(db, files.brands)).updated).toBe(1);
+  });
+
+  it('upserts a 500-record chunk in one statement; a replay changes nothing', async () => {
+    const chunk = items(samples(500, 7));
+    let statements = 0;
+    const counting: Queryable = {
+      query: (sql, params) => {
+        statements++;
+        return db.query(sql, params);
+      },
+      exec: (sql) => db.exec(sql),
+    };
+    expect(await upsertIndex(counting, chunk)).toBe(500);
+    expect(statements).toBe(1);
+    const before = await db.query<{ d: string }>(
+      `SELECT md5(string_agg(i::text, '|' ORDER BY transaction_id)) AS d FROM enriched_index i`,
+    );
+    expect(await upsertIndex(db, chunk)).toBe(0);
+    const after = await db.query<{ d: string }>(
+      `SELECT md5(string_agg(i::text, '|' ORDER BY transaction_id)) AS d FROM enriched_index i`,
+    );
+    expect(after.rows[0]!.d).toBe(before.rows[0]!.d);
+    // No account, card or card name in the index.
+    const { rows } = await db.query<{ c: string }>(
+      `SELECT column_name AS c FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'enriched_index'`,
+      [db.schema],
+    );
+    expect(rows.map((r) => r.c)).not.toEqual(expect.arrayContaining(['account_id']));
+    expect(rows.map((r) => r.c).filter((c) => /account|card/.test(c))).toEqual([]);
+  });
+
+  it('measures the index write cost per 500-record chunk', async () => {
+    const runs = 8;
+    const chunks = Array.from({ length: runs }, (_, k) => items(samples(500, 100 + k, 'bank-a', `cost${k}`)));
+    const times: number[] = [];
+    for (const chunk of chunks) {
+      const started = performance.now();
+      await upsertIndex(db, chunk);
+      times.push(performance.now() - started);
+    }
+    const replay: number[] = [];
+    for (const chunk of chunks.slice(0, 4)) {
+      const started = performance.now();
+      await upsertIndex(db, chunk);
+      replay.push(performance.now() - started);
+    }
+    const historyStarted = performance.now();
+    await historyFor(db, [...new Set(chunks[0]!.map((c) => c.transaction.customer_id))]);
+    const historyMs = performance.now() - historyStarted;
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    process.stderr.write(
+      `[store-contract] ${backend}: index upsert of 500 new rows median ${median(times).toFixed(1)} ms ` +
+        `(min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)}); replay of 500 ` +
+        `${median(replay).toFixed(1)} ms; history query for a chunk's customers ${historyMs.toFixed(1)} ms ` +
+        `(${(await db.query<{ n: string }>('SELECT count(*)::text AS n FROM enriched_index')).rows[0]!.n} rows indexed)\n`,
+    );
+    expect(median(times)).toBeLessThan(1_000);
+  });
+
+  it('reads recurring history in one query: per customer and merchant, only repeated merchants', async () => {
+    const monthly = [1, 2, 3].map((m) => ({
+      ...samples(1, 900 + m, 'bank-h', `hist-${m}`)[0]!,
+      customer_id: 'hist-cust',
+      raw_description: 'NETFLIX.COM',
+      merchant_name: 'Netflix',
+      occurred_at: `2026-0${m}-05T10:00:00Z`,
+      amount: 39,
+    }));
+    const once = {
+      ...monthly[0]!,
+      transaction_id: 'hist-once',
+      raw_description: 'IKEA DUBAI',
+      merchant_name: 'IKEA',
+    };
+    await upsertIndex(db, items([...monthly, once]));
+    const history = await historyFor(db, ['hist-cust']);
+    expect(history).toHaveLength(3);
+    expect(new Set(history.map((h) => h.merchant_key)).size).toBe(1);
+  });
+
+  it('applies a merchant correction in one transaction: audit, mappings, outbox; a replay changes nothing', async () => {
+    const txns = samples(200, 21, 'bank-c', 'mc');
+    await upsertIndex(db, items(txns, snapshots.current()));
+    const target = txns.find((t) => t.merchant_name !== '')!;
+    const starbucks = files.brands.find((b) => b.slug === 'starbucks')!;
+    const c = correction({
+      correction_id: 'c-merchant-1',
+      tenant: 'bank-c',
+      transaction_id: target.transaction_id,
+      brand_id: starbucks.id,
+      sub_category_id: '5-3',
+    });
+    const outcome = await applyCorrection(ctx, c, { actor: 'customer', source: source(1) });
+    expect(outcome.status).toBe('applied');
+    const audit = await db.query<{ status: string; reenriched: number }>(
+      'SELECT status, reenriched FROM corrections WHERE correction_id = $1',
+      ['c-merchant-1'],
+    );
+    expect(audit.rows[0]?.status).toBe('applied');
+    const outbox = await pendingOutbox(db, 10_000);
+    const mine = outbox.filter((o) => o.correctionId === 'c-merchant-1');
+    expect(mine.some((o) => o.kind === 'brand-change')).toBe(true);
+    expect(mine.filter((o) => o.kind === 'reenriched')).toHaveLength(Number(audit.rows[0]?.reenriched));
+    expect(mine.filter((o) => o.kind === 'reenriched').length).toBeGreaterThan(0);
+    for (const o of mine.filter((m) => m.kind === 'reenriched')) {
+      expect(o.record).toMatchObject({ brand_id: starbucks.id, sub_category_id: '5-3', revision: 2 });
+    }
+    const row = await findIndexed(db, 'bank-c', target.transaction_id);
+    expect(row).toMatchObject({ brand_id: starbucks.id, sub_category_id: '5-3', revision: 2 });
+
+    const before = (await pendingOutbox(db, 10_000)).length;
+    const again = await applyCorrection(ctx, c, { actor: 'customer', source: source(1) });
+    expect(again.status).toBe('duplicate');
+    expect((await pendingOutbox(db, 10_000)).length).toBe(before);
+    expect((await findIndexed(db, 'bank-c', target.transaction_id))?.revision).toBe(2);
+  });
+
+  it('rejects a customer correction to the dead-letter outbox, an operator one with an error', async () => {
+    const c = correction({ correction_id: 'c-bad-1', transaction_id: 'nope', brand_id: 999_999_999 });
+    const outcome = await applyCorrection(ctx, c, { actor: 'customer', source: source(2) });
+    expect(outcome).toMatchObject({ status: 'rejected', error: { code: 'UNKNOWN_BRAND' } });
+    const letters = (await pendingOutbox(db, 10_000)).filter((o) => o.correctionId === 'c-bad-1');
+    expect(letters.map((l) => l.kind)).toEqual(['dead-letter']);
+    const unknownTxn = correction({
+      correction_id: 'c-bad-2',
+      transaction_id: 'nope',
+      sub_category_id: '5-3',
+    });
+    await expect(
+      applyCorrection(ctx, unknownTxn, { actor: 'operator', source: 'test' }),
+    ).rejects.toBeInstanceOf(ChangeRejected);
+    expect(
+      (await db.query('SELECT 1 FROM corrections WHERE correction_id = $1', ['c-bad-2'])).rows,
+    ).toHaveLength(0);
+  });
+
+  it('commits nothing of a transaction that fails', async () => {
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO corrections (correction_id, actor, scope, status, source) VALUES ('c-rollback', 'operator', 'brand', 'applied', 'test')`,
+        );
+        await tx.query(`INSERT INTO outbox (kind, msg_value) VALUES ('brand-change', 'x')`);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(
+      (await db.query(`SELECT 1 FROM corrections WHERE correction_id = 'c-rollback'`)).rows,
+    ).toHaveLength(0);
+  });
+
+  it('changes a global mapping only on a quorum of distinct customers, or an operator', async () => {
+    const txns = samples(300, 31, 'bank-g', 'gq');
+    await upsertIndex(db, items(txns, snapshots.current()));
+    const target = txns.find((t) => t.merchant_name !== '' && t.transaction_id !== '')!;
+    const key = (await findIndexed(db, 'bank-g', target.transaction_id))!;
+    const proposal = (n: number, customer: string) =>
+      correction({
+        correction_id: `c-global-${n}`,
+        tenant: 'bank-g',
+        customer_id: customer,
+        transaction_id: key.transaction_id,
+        scope: 'global',
+        sub_category_id: '20-1',
+      });
+    const apply = (c: Correction) => applyCorrection(ctx, c, { actor: 'customer', source: source(100) });
+    expect(await apply(proposal(1, 'alice'))).toMatchObject({ status: 'proposed', agreeing: 1, needed: 3 });
+    // The same customer again does not count twice.
+    expect(await apply(proposal(2, 'alice'))).toMatchObject({ status: 'proposed', agreeing: 1 });
+    expect(await apply(proposal(3, 'bob'))).toMatchObject({ status: 'proposed', agreeing: 2 });
+    const { rows } = await db.query(`SELECT 1 FROM learned_mappings WHERE tenant = '*'`);
+    expect(rows).toHaveLength(0);
+    expect(await apply(proposal(4, 'carol'))).toMatchObject({ status: 'applied', action: 'global-mapping' });
+    const globals = await db.query<{ sub_category_id: string }>(
+      `SELECT sub_category_id FROM learned_mappings WHERE tenant = '*'`,
+    );
+    expect(globals.rows.map((r) => r.sub_category_id)).toEqual(['20-1']);
+    const statuses = await db.query<{ status: string }>(
+      `SELECT status FROM corrections WHERE correction_id LIKE 'c-global-%' ORDER BY correction_id`,
+    );
+    expect(statuses.rows.map((r) => r.status)).toEqual(['applied', 'applied', 'applied', 'applied']);
+  });
+
+  it('refreshes a snapshot incrementally: mappings patched, catalog changes rebuilt', async () => {
+    const other = await StoreSnapshot.load(db, files, log);
+    const txns = samples(50, 41, 'bank-r', 'rf');
+    await upsertIndex(db, items(txns, other.current()));
+    const target = txns.find((t) => t.merchant_name !== '')!;
+    await applyCorrection(
+      ctx,
+      correction({
+        correction_id: 'c-refresh',
+        tenant: 'bank-r',
+        transaction_id: target.transaction_id,
+        sub_category_id: '9-1',
+      }),
+      { actor: 'operator', source: 'test' },
+    );
+    const mapped = await other.refresh();
+    expect(mapped.rebuilt).toBe(false);
+    expect(mapped.mappings).toBeGreaterThan(0);
+    const brandId = files.brands[1]!.id;
+    await applyBrandEdit(ctx, brandId, { name_ar: 'اسم جديد' });
+    const rebuilt = await other.refresh();
+    expect(rebuilt.rebuilt).toBe(true);
+    expect(other.current().brandsById.get(brandId)?.name_ar).toBe('اسم جديد');
+    expect((await other.refresh()).mappings).toBe(0);
+    const learned = [...other.current().learnedByMerchantKey.values()].find((m) => m.tenant === 'bank-r');
+    expect(learned?.sub_category_id).toBe('9-1');
+    const mapping = await findMapping(db, 'bank-r', 'merchant_key', learned!.merchant_key!);
+    expect(mapping?.correction_id).toBe('c-refresh');
+  });
+
+  it('purges index rows older than the retention', async () => {
+    const old = samples(3, 51, 'bank-p', 'old').map((t) => ({ ...t, occurred_at: '2020-01-01T00:00:00Z' }));
+    await upsertIndex(db, items(old));
+    const removed = await purgeIndex(db, 400);
+    expect(removed.index).toBeGreaterThanOrEqual(3);
+    expect(await findIndexed(db, 'bank-p', old[0]!.transaction_id)).toBeNull();
+  });
+
+  it('admits one holder of the relay lock at a time', async () => {
+    const held = await db.tryLock('contract-lock');
+    expect(held).not.toBeNull();
+    if (backend === 'postgres') {
+      const second = await location.open();
+      try {
+        expect(await second.tryLock('contract-lock')).toBeNull();
+        await held!.release();
+        const again = await second.tryLock('contract-lock');
+        expect(again).not.toBeNull();
+        await again!.release();
+      } finally {
+        await second.close();
+      }
+    } else {
+      expect(await db.tryLock('contract-lock')).toBeNull();
+      await held!.release();
+    }
+  });
+});
