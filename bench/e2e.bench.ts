@@ -11,7 +11,9 @@
  * Uses KAFKA_BROKERS / SCHEMA_REGISTRY_URL when set, else the local jar stack (started if needed).
  * Prints JSON (stdout) and a readable table (stderr).
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { Kafka, Partitioners, logLevel, type Message } from 'kafkajs';
 import { stackStatus, stackUp, stackOptions } from '../scripts/stack.js';
@@ -20,13 +22,14 @@ import { loadReferenceData } from '../src/data/load.js';
 import { buildSnapshot } from '../src/engine/snapshot.js';
 import { createLogger } from '../src/observability/logger.js';
 import { Worker } from '../src/pipeline/worker.js';
-import type { processChunk } from '../src/pipeline/process-chunk.js';
 import { generateSamples } from '../src/samples/generate.js';
 
 const RECORDS = Number(process.env.BENCH_E2E_RECORDS ?? 200_000);
 const PARTITIONS = Number(process.env.BENCH_E2E_PARTITIONS ?? 6);
 const BATCH = process.env.BENCH_E2E_BATCH ?? '2000';
 const LATENCY_RATE = 2_000;
+/** Worker processes per run: 1, then as many as the machine has cores (the worker scales by instances). */
+const INSTANCES = (process.env.BENCH_E2E_INSTANCES ?? `1,${cpus().length}`).split(',').map(Number);
 const LATENCY_SECONDS = Number(process.env.BENCH_E2E_LATENCY_SECONDS ?? 20);
 const run = `bench-${Date.now().toString(36)}`;
 
@@ -75,39 +78,39 @@ async function main(): Promise<void> {
   if (batch.length > 0) await producer.send({ topic: raw, messages: batch, acks: -1 });
 
   const snapshot = buildSnapshot(data);
-  const passthrough: typeof processChunk = async (messages) => ({
-    enriched: messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers ?? {} })),
-    deadLetters: [],
-    deadLetterCodes: [],
-    enrichments: [],
-  });
-  const copy = await drain(kafka, addresses, raw, `${run}.copy`, passthrough, snapshot);
-  const enrich = await drain(kafka, addresses, raw, `${run}.enriched`, undefined, snapshot);
+  const runs: Record<string, Awaited<ReturnType<typeof drain>>> = {};
+  for (const instances of INSTANCES) {
+    runs[`passthrough_x${instances}`] = await drain(kafka, addresses, raw, 'passthrough', instances);
+    runs[`enrich_x${instances}`] = await drain(kafka, addresses, raw, 'enrich', instances);
+  }
   const latency = await measureLatency(kafka, addresses, registry, schemaId, snapshot);
   await producer.disconnect();
   await admin.disconnect();
 
+  const ratios: Record<string, number> = {};
+  for (const instances of INSTANCES) {
+    const e = runs[`enrich_x${instances}`];
+    const p = runs[`passthrough_x${instances}`];
+    if (e && p) ratios[`x${instances}`] = round(e.records_per_second / p.records_per_second);
+  }
   const result = {
     records: RECORDS,
     partitions: PARTITIONS,
     batch_max_records: Number(BATCH),
-    enrich: enrich,
-    passthrough: copy,
-    ratio_enrich_to_passthrough: round(enrich.records_per_second / copy.records_per_second),
+    runs,
+    ratio_enrich_to_passthrough: ratios,
     latency_at_2000_per_second: latency,
     cores: (await import('node:os')).cpus().length,
   };
   console.log(JSON.stringify(result, null, 2));
-  const rows: [string, string][] = [
-    ['records, partitions, batch', `${RECORDS}, ${PARTITIONS}, ${BATCH}`],
-    ['enrich: records/s (exactly-once)', fmt(enrich.records_per_second)],
-    ['passthrough: records/s (same client)', fmt(copy.records_per_second)],
-    ['ratio enrich / passthrough', String(result.ratio_enrich_to_passthrough)],
-    ['enrich: CPU broker / worker (cores)', `${enrich.broker_cores} / ${enrich.worker_cores}`],
-    ['passthrough: CPU broker / worker', `${copy.broker_cores} / ${copy.worker_cores}`],
-    ['latency p50 / p99 at 2,000/s (ms)', `${latency.p50_ms} / ${latency.p99_ms}`],
-    ['latency max, records measured', `${latency.max_ms} ms, ${latency.records}`],
-  ];
+  const rows: [string, string][] = [['records, partitions, batch', `${RECORDS}, ${PARTITIONS}, ${BATCH}`]];
+  for (const [name, r] of Object.entries(runs)) {
+    rows.push([`${name}: records/s`, fmt(r.records_per_second)]);
+    rows.push([`${name}: CPU worker(s) / broker (cores)`, `${r.worker_cores} / ${r.broker_cores}`]);
+  }
+  for (const [k, v] of Object.entries(ratios)) rows.push([`ratio enrich / passthrough, ${k}`, String(v)]);
+  rows.push(['latency p50 / p99 at 2,000/s (ms)', `${latency.p50_ms} / ${latency.p99_ms}`]);
+  rows.push(['latency max, records measured', `${latency.max_ms} ms, ${latency.records}`]);
   const w = Math.max(...rows.map((r) => r[0].length));
   process.stderr.write(rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n');
 }
@@ -125,66 +128,77 @@ async function ensureStack(): Promise<Addresses> {
   return { brokers: up.addresses.KAFKA_BROKERS.split(','), registry: up.addresses.SCHEMA_REGISTRY_URL };
 }
 
-function workerConfig(addresses: Addresses, input: string, output: string) {
-  return loadConfig({
+/**
+ * Runs `instances` worker processes (enrich or passthrough) over the preloaded topic until the group
+ * has committed every record. Sustained rate: from the first committed offset to the last, so
+ * starting and joining the group are not counted.
+ */
+async function drain(
+  kafka: Kafka,
+  addresses: Addresses,
+  input: string,
+  mode: 'enrich' | 'passthrough',
+  instances: number,
+) {
+  const output = `${run}.${mode}.${instances}`;
+  const group = `${output}-group`;
+  process.stderr.write(`${mode} x${instances}: draining ${RECORDS} records...\n`);
+  const env = {
     ...process.env,
     KAFKA_BROKERS: addresses.brokers.join(','),
     SCHEMA_REGISTRY_URL: addresses.registry,
     INPUT_TOPICS: input,
     OUTPUT_TOPIC: output,
     DLQ_TOPIC: `${run}.dlq`,
-    CONSUMER_GROUP: `${output}-group`,
+    CONSUMER_GROUP: group,
     BATCH_MAX_RECORDS: BATCH,
     KAFKA_SESSION_TIMEOUT_MS: '10000',
-  });
-}
-
-/** Runs a worker (or the passthrough) over the preloaded topic until every record is committed. */
-async function drain(
-  kafka: Kafka,
-  addresses: Addresses,
-  input: string,
-  output: string,
-  process_: typeof processChunk | undefined,
-  snapshot: ReturnType<typeof buildSnapshot>,
-) {
-  const label = process_ ? 'passthrough' : 'enrich';
-  process.stderr.write(`${label}: draining ${RECORDS} records...\n`);
-  const worker = new Worker(
-    workerConfig(addresses, input, output),
-    createLogger(process.env.BENCH_LOG_LEVEL ?? 'error'),
-    {
-      snapshot: () => snapshot,
-      ...(process_ ? { process: process_ } : {}),
-    },
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
+  };
+  const children = Array.from({ length: instances }, () =>
+    spawn(process.execPath, ['--import', 'tsx', 'bench/bench-worker.ts', mode], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
   );
-  let brokerBefore: number | null = null;
-  let cpuBefore = process.cpuUsage();
+  const admin = kafka.admin();
+  await admin.connect();
+  const committed = async (): Promise<number> => {
+    const [topic] = await admin.fetchOffsets({ groupId: group, topics: [input] });
+    return (topic?.partitions ?? []).reduce((n, p) => n + Math.max(0, Number(p.offset)), 0);
+  };
   let started = 0;
-  await worker.start((error) => {
-    throw error;
-  });
-  // Sustained rate: from the first commit to the last, so joining the group is not counted.
-  const out = () => worker.metrics.recordsOut.get().then((m) => m.values[0]?.value ?? 0);
+  let cpuBefore = 0;
+  let brokerBefore: number | null = null;
   for (;;) {
-    const n = await out();
+    const n = await committed();
     if (n > 0 && started === 0) {
       started = performance.now();
-      cpuBefore = process.cpuUsage();
+      cpuBefore = children.reduce((t, c) => t + (cpuSecondsOf(c.pid) ?? 0), 0);
       brokerBefore = brokerCpuSeconds();
     }
     if (n >= RECORDS) break;
-    await new Promise((r) => setTimeout(r, 20));
+    if (children.some((c) => c.exitCode !== null)) throw new Error(`a ${mode} worker exited early`);
+    await new Promise((r) => setTimeout(r, 50));
   }
   const seconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
+  const cpuAfter = children.reduce((t, c) => t + (cpuSecondsOf(c.pid) ?? 0), 0);
   const brokerAfter = brokerCpuSeconds();
-  await worker.stop();
-  void kafka;
+  await admin.disconnect();
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          c.once('exit', () => resolve());
+          c.kill('SIGTERM');
+        }),
+    ),
+  );
   return {
+    instances,
     records_per_second: Math.round(RECORDS / seconds),
     seconds: round(seconds),
-    worker_cores: round((cpu.user + cpu.system) / 1e6 / seconds),
+    worker_cores: round((cpuAfter - cpuBefore) / seconds),
     broker_cores:
       brokerBefore === null || brokerAfter === null ? null : round((brokerAfter - brokerBefore) / seconds),
   };
@@ -288,7 +302,11 @@ async function measureLatency(
 
 /** Total CPU seconds of the local stack's broker process, when this machine runs it. */
 function brokerCpuSeconds(): number | null {
-  const pid = stackStatus().find((s) => s.component === 'kafka' && s.state === 'running')?.pid;
+  return cpuSecondsOf(stackStatus().find((s) => s.component === 'kafka' && s.state === 'running')?.pid);
+}
+
+/** User + system CPU seconds of a process so far (Linux /proc). */
+function cpuSecondsOf(pid: number | undefined): number | null {
   if (!pid) return null;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];

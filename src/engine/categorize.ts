@@ -235,7 +235,10 @@ function subCategoryForRule(kind: RuleKind, direction: Direction, input: Categor
 }
 
 /** The strongest phrase of each kind present, respecting each phrase's direction. */
-function findPatterns(text: NormalizedText, direction: Direction): Map<RuleKind, PatternRef> {
+const NO_PATTERNS: ReadonlyMap<RuleKind, PatternRef> = new Map();
+
+function findPatterns(text: NormalizedText, direction: Direction): ReadonlyMap<RuleKind, PatternRef> {
+  if (text.hits.patterns.length === 0 && text.merchantHits.patterns.length === 0) return NO_PATTERNS;
   const found = new Map<RuleKind, PatternRef>();
   const consider = (matches: TokenMatch<PatternRef>[]): void => {
     // Where phrases overlap, the longer one speaks (`atm deposit` over `atm`).

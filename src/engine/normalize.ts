@@ -33,6 +33,7 @@ export interface LexiconHits {
   readonly intermediaries: TokenMatch<IntermediaryRef>[];
 }
 
+const NO_MASK: boolean[] = [];
 const NO_HITS: LexiconHits = Object.freeze({ aliases: [], patterns: [], intermediaries: [] });
 
 function scan(tokens: readonly string[], snapshot: Snapshot): LexiconHits {
@@ -43,10 +44,10 @@ function scan(tokens: readonly string[], snapshot: Snapshot): LexiconHits {
 }
 
 function addHit(hits: LexiconHits, m: TokenMatch<LexiconEntry>): void {
-  const v = m.value;
-  if (v.type === 'alias') hits.aliases.push({ start: m.start, end: m.end, value: v.alias });
-  else if (v.type === 'pattern') hits.patterns.push({ start: m.start, end: m.end, value: v.pattern });
-  else hits.intermediaries.push({ start: m.start, end: m.end, value: v.intermediary });
+  // The match already carries the typed value: file it without copying.
+  if (m.value.type === 'alias') hits.aliases.push(m as TokenMatch<AliasRef>);
+  else if (m.value.type === 'pattern') hits.patterns.push(m as TokenMatch<PatternRef>);
+  else hits.intermediaries.push(m as TokenMatch<IntermediaryRef>);
 }
 
 export interface MerchantWords {
@@ -83,7 +84,8 @@ export function normalizeText(description: string, merchantName: string, snapsho
 
   let [start, end] = findSegment(tokens, snapshot);
   let intermediary: IntermediaryRef | null = null;
-  const masked = new Array<boolean>(tokens.length).fill(false);
+  // Most texts have no intermediary: share one empty mask instead of allocating one each time.
+  let masked: boolean[] = NO_MASK;
   const hits = scan(tokens, snapshot);
   const merchantHits = scan(merchantTokens, snapshot);
   for (const m of hits.intermediaries) {
@@ -91,6 +93,7 @@ export function normalizeText(description: string, merchantName: string, snapsho
       m.start === start ||
       (m.start < start + 2 && tokens.slice(start, m.start).every((t) => snapshot.noise.has(t)));
     if (!leads && !m.value.anywhere) continue;
+    if (masked === NO_MASK) masked = new Array<boolean>(tokens.length).fill(false);
     for (let i = m.start; i < m.end; i++) masked[i] = true;
     if (leads && m.end > start) {
       intermediary = m.value;

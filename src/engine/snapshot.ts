@@ -22,6 +22,7 @@ export interface BrandEntry extends BrandRef {
 }
 
 export interface AliasRef {
+  readonly type: 'alias';
   readonly brand: BrandEntry;
   readonly text: string;
   readonly weak: boolean;
@@ -30,6 +31,7 @@ export interface AliasRef {
 }
 
 export interface PatternRef {
+  readonly type: 'pattern';
   readonly kind: RuleKind;
   readonly phrase: string;
   readonly tokens: number;
@@ -43,6 +45,7 @@ export interface KeywordRef {
 }
 
 export interface IntermediaryRef {
+  readonly type: 'intermediary';
   readonly id: string;
   readonly name: string;
   readonly fallback_brand: string | null;
@@ -51,10 +54,7 @@ export interface IntermediaryRef {
 }
 
 /** One entry of the combined lexicon: every alias, rule phrase and intermediary prefix. */
-export type LexiconEntry =
-  | { readonly type: 'alias'; readonly alias: AliasRef }
-  | { readonly type: 'pattern'; readonly pattern: PatternRef }
-  | { readonly type: 'intermediary'; readonly intermediary: IntermediaryRef };
+export type LexiconEntry = AliasRef | PatternRef | IntermediaryRef;
 
 export interface SubCategoryInfo {
   readonly category: NamedRef;
@@ -117,7 +117,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     const weak = declaredWeak || (tokens.length === 1 && (tokens[0] as string).length <= MAX_SHORT_ALIAS);
     aliasPatterns.push({
       tokens,
-      value: { brand, text, weak, tokens: tokens.length, chars: tokens.join('').length },
+      value: { type: 'alias', brand, text, weak, tokens: tokens.length, chars: tokens.join('').length },
     });
   };
 
@@ -158,7 +158,13 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       const tokens = tokenize(phrase);
       return {
         tokens,
-        value: { kind: p.kind, phrase, tokens: tokens.length, direction: p.direction ?? null },
+        value: {
+          type: 'pattern' as const,
+          kind: p.kind,
+          phrase,
+          tokens: tokens.length,
+          direction: p.direction ?? null,
+        },
       };
     }),
   );
@@ -174,20 +180,20 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
   const intermediaryEntries = data.intermediaries.intermediaries.flatMap((i) =>
     i.prefixes.map((prefix) => ({
       tokens: tokenize(prefix),
-      value: { id: i.id, name: i.name, fallback_brand: i.fallback_brand, anywhere: i.kind === 'wallet' },
+      value: {
+        type: 'intermediary' as const,
+        id: i.id,
+        name: i.name,
+        fallback_brand: i.fallback_brand,
+        anywhere: i.kind === 'wallet',
+      },
     })),
   );
   const intermediaries = new TokenAutomaton(intermediaryEntries);
   const lexicon = new TokenAutomaton<LexiconEntry>([
-    ...aliasPatterns.map((p) => ({ tokens: p.tokens, value: { type: 'alias' as const, alias: p.value } })),
-    ...patternEntries.map((p) => ({
-      tokens: p.tokens,
-      value: { type: 'pattern' as const, pattern: p.value },
-    })),
-    ...intermediaryEntries.map((p) => ({
-      tokens: p.tokens,
-      value: { type: 'intermediary' as const, intermediary: p.value },
-    })),
+    ...aliasPatterns,
+    ...patternEntries,
+    ...intermediaryEntries,
   ]);
   const cities = new TokenAutomaton(data.locations.cities.map((c) => ({ tokens: tokenize(c), value: c })));
 

@@ -194,7 +194,12 @@ describe.each(backends)('brand store contract on %s', (backend) => {
     expect(rows.map((r) => r.c).filter((c) => /account|card/.test(c))).toEqual([]);
   });
 
-  it('measures the index write cost per 500-record chunk', async () => {
+  // Timings are printed for the notes (the figures live in benchmarks, not assertions); what is
+  // asserted is that chunks index fully and that replaying them changes nothing.
+  it('indexes 500-record chunks in one statement each; replaying them changes nothing', async () => {
+    const count = async () =>
+      Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM enriched_index')).rows[0]!.n);
+    const before = await count();
     const runs = 8;
     const chunks = Array.from({ length: runs }, (_, k) => items(samples(500, 100 + k, 'bank-a', `cost${k}`)));
     const times: number[] = [];
@@ -203,6 +208,7 @@ describe.each(backends)('brand store contract on %s', (backend) => {
       await upsertIndex(db, chunk);
       times.push(performance.now() - started);
     }
+    const afterFirst = await count();
     const replay: number[] = [];
     for (const chunk of chunks.slice(0, 4)) {
       const started = performance.now();
@@ -219,7 +225,8 @@ describe.each(backends)('brand store contract on %s', (backend) => {
         `${median(replay).toFixed(1)} ms; history query for a chunk's customers ${historyMs.toFixed(1)} ms ` +
         `(${(await db.query<{ n: string }>('SELECT count(*)::text AS n FROM enriched_index')).rows[0]!.n} rows indexed)\n`,
     );
-    expect(median(times)).toBeLessThan(1_000);
+    expect(afterFirst - before).toBe(runs * 500);
+    expect(await count()).toBe(afterFirst);
   });
 
   it('reads recurring history in one query: per customer and merchant, only repeated merchants', async () => {
