@@ -26,6 +26,8 @@ export class TokenAutomaton<T> {
   private readonly nodes: Node[] = [];
   private readonly vocabulary = new Map<string, number>();
   private readonly values: T[] = [];
+  /** The root's transitions as a dense array (most steps start from the root): token id → node, 0 = none. */
+  private rootNext: Int32Array = new Int32Array(0);
 
   constructor(patterns: Iterable<{ readonly tokens: readonly string[]; readonly value: T }>) {
     this.nodes.push(newNode(0));
@@ -51,6 +53,8 @@ export class TokenAutomaton<T> {
       this.values.push(value);
     }
     this.linkFailures();
+    this.rootNext = new Int32Array(this.vocabulary.size);
+    for (const [id, child] of (this.nodes[0] as Node).next) this.rootNext[id] = child;
   }
 
   /** True when the token occurs in any pattern (used to decide whether a glued token can be split). */
@@ -71,11 +75,16 @@ export class TokenAutomaton<T> {
         state = 0;
         continue;
       }
-      state = this.step(state, id);
+      state = state === 0 ? (this.rootNext[id] as number) : this.step(state, id);
       for (let s = state; s > 0; s = (this.nodes[s] as Node).dictLink) {
         const node = this.nodes[s] as Node;
-        for (const v of node.outputs) {
-          matches.push({ start: i + 1 - node.depth, end: i + 1, value: this.values[v] as T });
+        const outputs = node.outputs;
+        for (let o = 0; o < outputs.length; o++) {
+          matches.push({
+            start: i + 1 - node.depth,
+            end: i + 1,
+            value: this.values[outputs[o] as number] as T,
+          });
         }
         if (node.dictLink === s) break;
       }
@@ -84,13 +93,11 @@ export class TokenAutomaton<T> {
   }
 
   private step(state: number, id: number): number {
-    let s = state;
-    for (;;) {
+    for (let s = state; s !== 0; s = (this.nodes[s] as Node).fail) {
       const next = (this.nodes[s] as Node).next.get(id);
       if (next !== undefined) return next;
-      if (s === 0) return 0;
-      s = (this.nodes[s] as Node).fail;
     }
+    return this.rootNext[id] as number;
   }
 
   private linkFailures(): void {

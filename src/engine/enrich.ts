@@ -11,6 +11,8 @@ import type { EngineTransaction, Enrichment, HistoryEntry, LearnedMapping } from
 
 export const DEFAULT_TENANT = 'default';
 
+const NO_HISTORY: readonly HistoryEntry[] = [];
+
 /** Words that make a subscription brand's charge a one-off (`Top Up ETISALAT`, gift cards). */
 const ONE_OFF_WORDS = new Set([
   'top',
@@ -31,11 +33,19 @@ export function enrichBatch(
   history: readonly HistoryEntry[] = [],
 ): Enrichment[] {
   const byCustomer = indexHistory(history);
+  // Earlier transactions of the same batch are history for later ones; only customers that occur
+  // more than once in the batch need them remembered.
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const txn of transactions) {
+    if (seen.has(txn.customer_id)) repeated.add(txn.customer_id);
+    else seen.add(txn.customer_id);
+  }
   const results: Enrichment[] = [];
   for (const txn of transactions) {
-    const result = enrichOne(txn, snapshot, byCustomer.get(txn.customer_id) ?? []);
+    const result = enrichOne(txn, snapshot, byCustomer.get(txn.customer_id) ?? NO_HISTORY);
     results.push(result);
-    // Earlier transactions of the same batch are history for later ones.
+    if (!repeated.has(txn.customer_id)) continue;
     let list = byCustomer.get(txn.customer_id);
     if (!list) {
       list = [];
@@ -91,16 +101,8 @@ function enrichOne(txn: EngineTransaction, snapshot: Snapshot, history: readonly
     transaction_id: txn.transaction_id,
     customer_id: txn.customer_id,
     tenant,
-    brand: brand
-      ? {
-          id: brand.id,
-          name: brand.name,
-          name_ar: brand.name_ar,
-          logo: brand.logo,
-          website: brand.website,
-          family: brand.family,
-        }
-      : null,
+    // The snapshot's entry is immutable and already a BrandRef: no copy per transaction.
+    brand,
     display_name: brand ? brand.name : decision.rule === null ? text.merchant().displayName || null : null,
     category: info.category,
     sub_category: info.sub_category,

@@ -43,10 +43,14 @@ export function matchBrand(
       country,
     );
   }
-  const venues = text.hits.aliases.filter((m) => m.value.brand.venue);
-  const usable = text.hits.aliases.filter(
-    (m) => !overlapsMask(m, text.masked) && !namesAPlace(m, text.tokens, venues, snapshot),
-  );
+  const all = text.hits.aliases;
+  const venues = all.some((m) => m.value.brand.venue) ? all.filter((m) => m.value.brand.venue) : NO_MATCHES;
+  const usable =
+    text.masked.length === 0 &&
+    all.length === 1 &&
+    !namesAPlace(all[0] as TokenMatch<AliasRef>, text.tokens, venues, snapshot)
+      ? all
+      : all.filter((m) => !overlapsMask(m, text.masked) && !namesAPlace(m, text.tokens, venues, snapshot));
   collect(
     candidates,
     usable,
@@ -78,6 +82,8 @@ export function matchBrand(
   const brand = fallback ? snapshot.brandsBySlug.get(fallback) : undefined;
   return brand ? { brand, confidence: 0.85, reason: `intermediary:${text.intermediary?.id ?? ''}` } : null;
 }
+
+const NO_MATCHES: readonly TokenMatch<AliasRef>[] = [];
 
 // Words after which a name is an address: `TOAST BOX MANULIFE CTR`, `ZARA CITY CENTRE`.
 const PLACE_SUFFIXES = new Set([

@@ -148,15 +148,18 @@ function describeMerchant(
 /** Splits `CAREEMDUBAI` into `careem dubai` when both halves are words we know. */
 function splitGlued(text: string, snapshot: Snapshot): { tokens: string[]; display: string[] } {
   const raw = tokenizeBoth(text);
-  const tokens: string[] = [];
-  const display: string[] = [];
+  let tokens: string[] | null = null;
+  let display: string[] | null = null;
   for (let i = 0; i < raw.tokens.length; i++) {
     const token = raw.tokens[i] as string;
+    const split = token.length >= 5 && !snapshot.wholeWords.has(token) ? splitOf(token, snapshot) : null;
+    if (split && !tokens) {
+      // Copy only when something splits; most texts keep their tokens as they are.
+      tokens = raw.tokens.slice(0, i);
+      display = raw.cased.slice(0, i);
+    }
+    if (!tokens || !display) continue;
     const casedToken = raw.cased[i] as string;
-    const split =
-      token.length >= 5 && !snapshot.wholeWords.has(token)
-        ? (splitDigits(token) ?? splitToken(token, snapshot))
-        : null;
     if (split) {
       tokens.push(split[0], split[1]);
       display.push(casedToken.slice(0, split[0].length), casedToken.slice(split[0].length));
@@ -165,7 +168,13 @@ function splitGlued(text: string, snapshot: Snapshot): { tokens: string[]; displ
       display.push(casedToken);
     }
   }
-  return { tokens, display };
+  return { tokens: tokens ?? raw.tokens, display: display ?? raw.cased };
+}
+
+function splitOf(token: string, snapshot: Snapshot): [string, string] | null {
+  return (
+    splitDigits(token) ?? (snapshot.splitHeads.has(token.slice(0, 3)) ? splitToken(token, snapshot) : null)
+  );
 }
 
 const LETTERS_THEN_DIGITS = /^([a-z]{3,})(\d{3,}[a-z0-9]*)$/;

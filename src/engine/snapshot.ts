@@ -90,6 +90,11 @@ export interface Snapshot {
   readonly knownTokens: ReadonlySet<string>;
   /** Alias tokens, noise words and place words: a token in here is never split. */
   readonly wholeWords: ReadonlySet<string>;
+  /**
+   * First three letters of every word a glued token can start with (brand and place tokens): a
+   * token starting otherwise cannot be split, which spares most unknown words the split search.
+   */
+  readonly splitHeads: ReadonlySet<string>;
 }
 
 const MAX_SHORT_ALIAS = 3;
@@ -222,6 +227,11 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     ...data.locations.cities.flatMap((c) => tokenize(c)),
   ]);
 
+  const splitHeads = new Set<string>();
+  for (const t of [...knownTokens, ...countries, ...data.locations.cities.flatMap((c) => tokenize(c))]) {
+    if (t.length >= 3) splitHeads.add(t.slice(0, 3));
+  }
+
   return Object.freeze({
     catalogVersion: data.version,
     engineVersion: ENGINE_VERSION,
@@ -243,6 +253,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     learnedByMerchantKey,
     knownTokens,
     wholeWords,
+    splitHeads,
   });
 }
 
