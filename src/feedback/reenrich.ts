@@ -8,7 +8,7 @@ import { normalizeText } from '../engine/normalize.js';
 import { toV3Record } from '../engine/records.js';
 import type { Snapshot } from '../engine/snapshot.js';
 import type { EngineTransaction, Enrichment, HistoryEntry } from '../engine/types.js';
-import { HEADER } from '../pipeline/headers.js';
+import { HEADER, enrichHeader } from '../pipeline/headers.js';
 import type { IndexRow, IndexUpdate } from '../store/index-store.js';
 import { FEEDBACK_HEADER, type OutboxMessage } from './outbox.js';
 
@@ -150,12 +150,7 @@ export function reenrich(
         [FEEDBACK_HEADER.reenrichReason]: options.reason,
         [FEEDBACK_HEADER.correctionId]: options.correctionId,
         [FEEDBACK_HEADER.previousRevision]: String(row.revision),
-        [HEADER.confidence]: e.confidence.toFixed(2),
-        [HEADER.reasonBrand]: e.reasons.brand,
-        [HEADER.reasonCategory]: e.reasons.category,
-        [HEADER.reasonRecurring]: e.reasons.recurring,
-        [HEADER.catalogVersion]: e.catalog_version,
-        [HEADER.engineVersion]: e.engine_version,
+        [HEADER.enrich]: enrichHeader(e),
       },
     });
     updates.push({

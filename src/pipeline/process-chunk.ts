@@ -10,7 +10,7 @@ import type { Snapshot } from '../engine/snapshot.js';
 import type { EngineTransaction, Enrichment, HistoryEntry } from '../engine/types.js';
 import type { DataError } from '../errors.js';
 import { decodeMessage } from './decode.js';
-import { HEADER, headerText } from './headers.js';
+import { HEADER, enrichHeader, headerText, sourceHeader } from './headers.js';
 import type { RegistryCodec } from './schema-registry.js';
 
 export interface ChunkContext {
@@ -93,21 +93,11 @@ function outputHeaders(
   item: number | null,
   ctx: ChunkContext,
 ): IHeaders {
-  const headers: IHeaders = {
+  return {
     [HEADER.tenant]: e.tenant,
-    [HEADER.confidence]: e.confidence.toFixed(2),
-    [HEADER.reasonBrand]: e.reasons.brand,
-    [HEADER.reasonCategory]: e.reasons.category,
-    [HEADER.reasonRecurring]: e.reasons.recurring,
-    [HEADER.catalogVersion]: e.catalog_version,
-    [HEADER.engineVersion]: e.engine_version,
-    [HEADER.sourceTopic]: ctx.topic,
-    [HEADER.sourcePartition]: String(ctx.partition),
-    [HEADER.sourceOffset]: source.offset,
+    [HEADER.enrich]: enrichHeader(e),
+    [HEADER.source]: sourceHeader(ctx.topic, ctx.partition, source.offset, item),
   };
-  if (e.intermediary) headers[HEADER.intermediary] = e.intermediary.id;
-  if (item !== null) headers[HEADER.sourceItem] = String(item);
-  return headers;
 }
 
 /** The original key, value and headers, untouched, plus the reason and where it came from. */

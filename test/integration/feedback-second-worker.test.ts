@@ -121,7 +121,7 @@ describe('feedback: a second worker picks the correction up', () => {
         await sleep(250);
         for (const r of output.records) {
           if (String(r.value.transaction_id).startsWith('probe-') && r.value.brand_id === brand.id) {
-            const partition = Number(r.headers['x-source-partition']);
+            const partition = (JSON.parse(String(r.headers['x-source'])) as { partition: number }).partition;
             if (!corrected.has(partition)) corrected.set(partition, r.receivedAt - sentAt);
           }
         }

@@ -6,7 +6,7 @@ import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import { Partitioners, type Kafka, type Message } from 'kafkajs';
 import { loadReferenceData } from '../../src/data/load.js';
 import { generateSamples } from '../../src/samples/generate.js';
-import { HEADER, headerText } from '../../src/pipeline/headers.js';
+import { HEADER, jsonHeader, type SourceHeader } from '../../src/pipeline/headers.js';
 import { uniqueName } from './names.js';
 import { sleep } from './wait.js';
 
@@ -95,8 +95,8 @@ export async function readCommitted(
             key: m.key?.toString('utf8') ?? '',
             partition: batch.partition,
             offset: BigInt(m.offset),
-            sourcePartition: Number(headerText(m.headers, HEADER.sourcePartition)),
-            sourceOffset: BigInt(headerText(m.headers, HEADER.sourceOffset) ?? '-1'),
+            sourcePartition: jsonHeader<SourceHeader>(m.headers, HEADER.source)?.partition ?? -1,
+            sourceOffset: BigInt(jsonHeader<SourceHeader>(m.headers, HEADER.source)?.offset ?? '-1'),
             value,
           });
         }
