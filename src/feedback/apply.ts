@@ -19,7 +19,7 @@ import type { IHeaders } from 'kafkajs';
 import type { Snapshot } from '../engine/snapshot.js';
 import { dataError, type DataError } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
-import { HEADER } from '../pipeline/headers.js';
+import { deadLetterHeaders } from '../pipeline/headers.js';
 import {
   applyLockName,
   brandFamilyIds,
@@ -186,15 +186,7 @@ function deadLetter(source: FeedbackSource, error: DataError, correctionId: stri
     key: source.key,
     value: source.value,
     correctionId,
-    headers: {
-      ...source.headers,
-      [HEADER.errorCode]: error.code,
-      [HEADER.errorField]: error.field,
-      [HEADER.errorMessage]: error.message,
-      [HEADER.sourceTopic]: source.topic,
-      [HEADER.sourcePartition]: String(source.partition),
-      [HEADER.sourceOffset]: source.offset,
-    },
+    headers: deadLetterHeaders(source.headers, error, source),
   };
 }
 

@@ -3,6 +3,7 @@
  */
 import type { IHeaders } from 'kafkajs';
 import type { Enrichment } from '../engine/types.js';
+import type { DataError } from '../errors.js';
 
 export const HEADER = {
   /** Input: the record's tenant; copied to the output. */
@@ -64,6 +65,33 @@ export function sourceHeader(topic: string, partition: number, offset: string, i
   const value: SourceHeader =
     item === null ? { topic, partition, offset } : { topic, partition, offset, item };
   return JSON.stringify(value);
+}
+
+/**
+ * A dead letter's headers: the original ones untouched, plus the reason and where the record was
+ * (`item` for a record of a `transactions` envelope). Used for raw transactions and corrections alike.
+ */
+export function deadLetterHeaders(
+  original: IHeaders | undefined,
+  error: DataError,
+  source: {
+    readonly topic: string;
+    readonly partition: number;
+    readonly offset: string;
+    readonly item?: number | null;
+  },
+): IHeaders {
+  const headers: IHeaders = {
+    ...(original ?? {}),
+    [HEADER.errorCode]: error.code,
+    [HEADER.errorField]: error.field,
+    [HEADER.errorMessage]: error.message,
+    [HEADER.sourceTopic]: source.topic,
+    [HEADER.sourcePartition]: String(source.partition),
+    [HEADER.sourceOffset]: source.offset,
+  };
+  if (source.item !== undefined && source.item !== null) headers[HEADER.sourceItem] = String(source.item);
+  return headers;
 }
 
 /** Parses a JSON header written by enrichHeader or sourceHeader; undefined when absent. */

@@ -10,7 +10,7 @@ import type { Snapshot } from '../engine/snapshot.js';
 import type { EngineTransaction, Enrichment, HistoryEntry } from '../engine/types.js';
 import type { DataError } from '../errors.js';
 import { decodeMessage } from './decode.js';
-import { HEADER, enrichHeader, headerText, sourceHeader } from './headers.js';
+import { HEADER, deadLetterHeaders, enrichHeader, headerText, sourceHeader } from './headers.js';
 import type { RegistryCodec } from './schema-registry.js';
 
 export interface ChunkContext {
@@ -107,15 +107,11 @@ function deadLetter(
   item: number | null,
   ctx: ChunkContext,
 ): Message {
-  const headers: IHeaders = {
-    ...(message.headers ?? {}),
-    [HEADER.errorCode]: error.code,
-    [HEADER.errorField]: error.field,
-    [HEADER.errorMessage]: error.message,
-    [HEADER.sourceTopic]: ctx.topic,
-    [HEADER.sourcePartition]: String(ctx.partition),
-    [HEADER.sourceOffset]: message.offset,
-  };
-  if (item !== null) headers[HEADER.sourceItem] = String(item);
+  const headers = deadLetterHeaders(message.headers, error, {
+    topic: ctx.topic,
+    partition: ctx.partition,
+    offset: message.offset,
+    item,
+  });
   return { key: message.key, value: message.value, headers };
 }
