@@ -8,7 +8,13 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config.js';
 import { buildApiServer } from '../api/server.js';
-import { DefaultSnapshotProvider, type LearnedMappingsLoader } from '../api/snapshot-provider.js';
+import {
+  DefaultSnapshotProvider,
+  type LearnedMappingsLoader,
+  type SnapshotProvider,
+} from '../api/snapshot-provider.js';
+import { StoreSnapshotProvider } from '../api/store-snapshot-provider.js';
+import { loadReferenceData } from '../data/load.js';
 import { TenantDirectory } from '../api/tenant-directory.js';
 import {
   DEFAULT_TENANTS_FILE,
@@ -103,13 +109,22 @@ export async function runApiCommand(argv: string[], deps: ApiCommandDeps = {}): 
   const onHangup = () => reload('SIGHUP');
   process.on('SIGHUP', onHangup);
 
-  const snapshots = new DefaultSnapshotProvider({
-    ...(deps.loadLearnedMappings ? { loadLearnedMappings: deps.loadLearnedMappings } : {}),
-    retryMaxDelayMs: config.retryMaxDelayMs,
-    onLoadError: (error, attempt) =>
-      logger.warn({ err: error, attempt }, 'brand store unavailable: enrichment answers 503 until it loads'),
-  });
-  if (await snapshots.start()) logger.info('brand snapshot loaded');
+  // With PostgreSQL the API reads the brand store the worker writes (catalog edits, learned
+  // mappings). The embedded PGlite store serves one process, the worker's: without DATABASE_URL
+  // the API enriches from the catalog files (plus an injected mappings loader, in tests).
+  const snapshots: SnapshotProvider & { close(): unknown; start(): unknown } =
+    config.databaseUrl && !deps.loadLearnedMappings
+      ? new StoreSnapshotProvider(config, loadReferenceData(), logger)
+      : new DefaultSnapshotProvider({
+          ...(deps.loadLearnedMappings ? { loadLearnedMappings: deps.loadLearnedMappings } : {}),
+          retryMaxDelayMs: config.retryMaxDelayMs,
+          onLoadError: (error, attempt) =>
+            logger.warn(
+              { err: error, attempt },
+              'brand store unavailable: enrichment answers 503 until it loads',
+            ),
+        });
+  if ((await snapshots.start()) === true) logger.info('brand snapshot loaded');
 
   const app = await buildApiServer({ tenants, snapshots, logger });
   try {

@@ -34,7 +34,8 @@ export function toV3Record(e: Enrichment, refId: string | null | undefined, opti
     brand_id: e.brand?.id ?? null,
     brand_name: e.display_name,
     brand_logo: e.brand ? joinUrl(options.logoBaseUrl, e.brand.logo) : null,
-    brand_name_ar: e.brand?.name_ar ?? null,
+    // A brand created from a report may have no Arabic name yet: null, never an empty string.
+    brand_name_ar: e.brand?.name_ar || null,
     brand_url: e.brand?.website ?? null,
     category_id: e.category.id,
     category_name: e.category.name,
@@ -85,7 +86,7 @@ export function toV2Record(e: Enrichment, refId: string | null | undefined, opti
     sub_category_name: e.sub_category.name,
   };
   if (options.arabicEnabled) {
-    record.brand_name_ar = e.brand?.name_ar ?? null;
+    record.brand_name_ar = e.brand?.name_ar || null;
     record.category_name_ar = e.category.name_ar;
     record.sub_category_name_ar = e.sub_category.name_ar;
   }

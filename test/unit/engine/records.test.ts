@@ -40,6 +40,14 @@ beforeAll(() => {
 });
 
 describe('toV3Record', () => {
+  it('reports a brand without an Arabic name yet as null, in v3 and v2', () => {
+    const noArabic: Enrichment = { ...branded, brand: { ...branded.brand!, name_ar: '' } };
+    expect(toV3Record(noArabic, null, { logoBaseUrl: '' }).brand_name_ar).toBeNull();
+    expect(
+      toV2Record(noArabic, null, { arabicEnabled: true, returnTransactionId: false }).brand_name_ar,
+    ).toBeNull();
+  });
+
   it('has exactly the 13 v3 fields', () => {
     const record = toV3Record(branded, 'ref-1', { logoBaseUrl: '' });
     expect(Object.keys(record).sort()).toEqual([...V3_FIELDS].sort());
