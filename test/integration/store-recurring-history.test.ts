@@ -111,12 +111,18 @@ describe('store: recurring history', () => {
         await output.until(n, 60_000, `${String(t.transaction_id)} enriched`);
       }
       const byId = new Map(output.records.map((r) => [String(r.value.transaction_id), r]));
+      const recurringReason = (id: string): string | undefined => {
+        const header = byId.get(id)?.headers['x-enrich'];
+        return header === undefined
+          ? undefined
+          : (JSON.parse(String(header)) as { recurring: string }).recurring;
+      };
       expect(byId.get('gym-next')?.value.recurring).toBe(true);
-      expect(byId.get('gym-next')?.headers['x-enrich-reason-recurring']).toBe('history:monthly');
+      expect(recurringReason('gym-next')).toBe('history:monthly');
       expect(byId.get('fuel-next')?.value).toMatchObject({ brand_name: 'Carrefour', recurring: true });
-      expect(byId.get('fuel-next')?.headers['x-enrich-reason-recurring']).toBe('history:monthly');
+      expect(recurringReason('fuel-next')).toBe('history:monthly');
       expect(byId.get('irr-next')?.value.recurring).toBe(false);
-      expect(byId.get('irr-next')?.headers['x-enrich-reason-recurring']).toBe('history:irregular');
+      expect(recurringReason('irr-next')).toBe('history:irregular');
     } finally {
       await output.stop();
     }
