@@ -59,7 +59,13 @@ describe('tx-enrich api as a process', () => {
       });
     });
     url = `http://127.0.0.1:${port}`;
-  });
+    // With DATABASE_URL set (the test stack sets it) the API loads its snapshot from the brand store
+    // after it starts listening, answering 503 meanwhile: wait until it reports ready.
+    await waitFor(async () => (await fetch(`${url}/readyz`)).status === 200, {
+      timeoutMs: 120_000,
+      description: 'tx-enrich api ready',
+    });
+  }, 180_000);
 
   afterAll(async () => {
     if (child && child.exitCode === null) {
