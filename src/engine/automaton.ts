@@ -1,8 +1,10 @@
 /**
  * Aho–Corasick automaton over tokens rather than characters: patterns are token sequences, so every
  * match falls on token boundaries by construction, and one left-to-right pass over a transaction's
- * tokens finds every alias of every brand at once.
+ * tokens finds every alias of every brand at once. Tokens are ids of a shared Vocabulary, so a text is
+ * looked up once for all automata.
  */
+import { Vocabulary } from './vocabulary.js';
 
 export interface TokenMatch<T> {
   /** Index of the first matched token. */
@@ -12,122 +14,149 @@ export interface TokenMatch<T> {
   readonly value: T;
 }
 
-interface Node {
+/** A trie node while the automaton is being built. */
+interface BuildNode {
   readonly next: Map<number, number>;
-  fail: number;
-  /** Values of patterns ending exactly here. */
+  /** Value indexes of patterns ending exactly here. */
   readonly outputs: number[];
-  /** Nearest node on the failure chain that has outputs (dictionary suffix link), or -1. */
-  dictLink: number;
-  depth: number;
+  readonly depth: number;
 }
 
 export class TokenAutomaton<T> {
-  private readonly nodes: Node[] = [];
-  private readonly vocabulary = new Map<string, number>();
   private readonly values: T[] = [];
-  /** The root's transitions as a dense array (most steps start from the root): token id → node, 0 = none. */
-  private rootNext: Int32Array = new Int32Array(0);
+  // The finished automaton as flat arrays indexed by node (cheaper to walk than objects and maps):
+  /** The root's transitions as a dense array (most steps start from the root): word id → node, 0 = none. */
+  private readonly rootNext: Int32Array;
+  /** Transitions of node n: `edgeWord`/`edgeChild` in [edgeStart[n], edgeStart[n + 1]). */
+  private readonly edgeStart: Int32Array;
+  private readonly edgeWord: Int32Array;
+  private readonly edgeChild: Int32Array;
+  private readonly fail: Int32Array;
+  /** Nearest node on the failure chain that has outputs (dictionary suffix link), 0 = none. */
+  private readonly dictLink: Int32Array;
+  private readonly depth: Int32Array;
+  /** Value indexes ending at node n: `outValue` in [outStart[n], outStart[n + 1]). */
+  private readonly outStart: Int32Array;
+  private readonly outValue: Int32Array;
 
-  constructor(patterns: Iterable<{ readonly tokens: readonly string[]; readonly value: T }>) {
-    this.nodes.push(newNode(0));
+  /**
+   * @param vocabulary where pattern tokens get their ids; pass the snapshot's shared one so that
+   *   texts tokenized against it can be searched with `searchIds`.
+   */
+  constructor(
+    patterns: Iterable<{ readonly tokens: readonly string[]; readonly value: T }>,
+    private readonly vocabulary: Vocabulary = new Vocabulary(),
+  ) {
+    const nodes: BuildNode[] = [{ next: new Map(), outputs: [], depth: 0 }];
     for (const { tokens, value } of patterns) {
       if (tokens.length === 0) continue;
       let state = 0;
       for (const token of tokens) {
-        let id = this.vocabulary.get(token);
-        if (id === undefined) {
-          id = this.vocabulary.size;
-          this.vocabulary.set(token, id);
-        }
-        const node = this.nodes[state] as Node;
+        const id = vocabulary.add(token);
+        const node = nodes[state] as BuildNode;
         let child = node.next.get(id);
         if (child === undefined) {
-          child = this.nodes.length;
-          this.nodes.push(newNode(node.depth + 1));
+          child = nodes.length;
+          nodes.push({ next: new Map(), outputs: [], depth: node.depth + 1 });
           node.next.set(id, child);
         }
         state = child;
       }
-      (this.nodes[state] as Node).outputs.push(this.values.length);
+      (nodes[state] as BuildNode).outputs.push(this.values.length);
       this.values.push(value);
     }
-    this.linkFailures();
-    this.rootNext = new Int32Array(this.vocabulary.size);
-    for (const [id, child] of (this.nodes[0] as Node).next) this.rootNext[id] = child;
-  }
 
-  /** True when the token occurs in any pattern (used to decide whether a glued token can be split). */
-  hasToken(token: string): boolean {
-    return this.vocabulary.has(token);
+    const count = nodes.length;
+    this.depth = Int32Array.from(nodes, (n) => n.depth);
+    this.edgeStart = new Int32Array(count + 1);
+    this.outStart = new Int32Array(count + 1);
+    for (let n = 0; n < count; n++) {
+      this.edgeStart[n + 1] = (this.edgeStart[n] as number) + (nodes[n] as BuildNode).next.size;
+      this.outStart[n + 1] = (this.outStart[n] as number) + (nodes[n] as BuildNode).outputs.length;
+    }
+    this.edgeWord = new Int32Array(this.edgeStart[count] as number);
+    this.edgeChild = new Int32Array(this.edgeStart[count] as number);
+    this.outValue = new Int32Array(this.outStart[count] as number);
+    for (let n = 0; n < count; n++) {
+      const node = nodes[n] as BuildNode;
+      let e = this.edgeStart[n] as number;
+      for (const [word, child] of node.next) {
+        this.edgeWord[e] = word;
+        this.edgeChild[e++] = child;
+      }
+      this.outValue.set(node.outputs, this.outStart[n] as number);
+    }
+    this.rootNext = new Int32Array(vocabulary.size);
+    for (const [id, child] of (nodes[0] as BuildNode).next) this.rootNext[id] = child;
+    this.fail = new Int32Array(count);
+    this.dictLink = new Int32Array(count);
+    this.linkFailures(nodes);
   }
 
   get patternCount(): number {
     return this.values.length;
   }
 
+  /** Matches in a text given as words (looked up in the vocabulary first). */
   search(tokens: readonly string[]): TokenMatch<T>[] {
+    return this.searchIds(Int32Array.from(tokens, (t) => this.vocabulary.id(t)));
+  }
+
+  /**
+   * Matches in a text given as word ids of this automaton's vocabulary (negative = unknown word).
+   * `from`/`to` bound the part searched; reported positions are indexes into `ids`.
+   */
+  searchIds(ids: Int32Array, from = 0, to = ids.length): TokenMatch<T>[] {
     const matches: TokenMatch<T>[] = [];
+    const { rootNext, dictLink, outStart, outValue } = this;
     let state = 0;
-    for (let i = 0; i < tokens.length; i++) {
-      const id = this.vocabulary.get(tokens[i] as string);
-      if (id === undefined) {
+    for (let i = from; i < to; i++) {
+      const id = ids[i] as number;
+      // Unknown words, and words added to the shared vocabulary after this automaton, match nothing.
+      if (id < 0 || id >= rootNext.length) {
         state = 0;
         continue;
       }
-      state = state === 0 ? (this.rootNext[id] as number) : this.step(state, id);
-      for (let s = state; s > 0; s = (this.nodes[s] as Node).dictLink) {
-        const node = this.nodes[s] as Node;
-        const outputs = node.outputs;
-        for (let o = 0; o < outputs.length; o++) {
+      state = state === 0 ? (rootNext[id] as number) : this.step(state, id);
+      for (let s = state; s > 0; s = dictLink[s] as number) {
+        const end = outStart[s + 1] as number;
+        for (let o = outStart[s] as number; o < end; o++) {
           matches.push({
-            start: i + 1 - node.depth,
+            start: i + 1 - (this.depth[s] as number),
             end: i + 1,
-            value: this.values[outputs[o] as number] as T,
+            value: this.values[outValue[o] as number] as T,
           });
         }
-        if (node.dictLink === s) break;
       }
     }
     return matches;
   }
 
   private step(state: number, id: number): number {
-    for (let s = state; s !== 0; s = (this.nodes[s] as Node).fail) {
-      const next = (this.nodes[s] as Node).next.get(id);
-      if (next !== undefined) return next;
+    const { edgeStart, edgeWord, edgeChild, fail } = this;
+    for (let s = state; s !== 0; s = fail[s] as number) {
+      const end = edgeStart[s + 1] as number;
+      for (let e = edgeStart[s] as number; e < end; e++)
+        if (edgeWord[e] === id) return edgeChild[e] as number;
     }
     return this.rootNext[id] as number;
   }
 
-  private linkFailures(): void {
-    const queue: number[] = [];
-    const root = this.nodes[0] as Node;
-    for (const child of root.next.values()) {
-      const node = this.nodes[child] as Node;
-      node.fail = 0;
-      node.dictLink = -1;
-      queue.push(child);
-    }
+  private linkFailures(nodes: readonly BuildNode[]): void {
+    // Breadth first, so that a node's failure target is final before its children are linked.
+    const queue: number[] = [...(nodes[0] as BuildNode).next.values()];
     for (let head = 0; head < queue.length; head++) {
       const s = queue[head] as number;
-      const node = this.nodes[s] as Node;
-      for (const [id, child] of node.next) {
-        const childNode = this.nodes[child] as Node;
-        let f = node.fail;
-        while (f !== 0 && !(this.nodes[f] as Node).next.has(id)) f = (this.nodes[f] as Node).fail;
-        const candidate = (this.nodes[f] as Node).next.get(id);
-        childNode.fail = candidate !== undefined && candidate !== child ? candidate : 0;
-        const failNode = this.nodes[childNode.fail] as Node;
-        childNode.dictLink = failNode.outputs.length > 0 ? childNode.fail : failNode.dictLink;
+      for (const [id, child] of (nodes[s] as BuildNode).next) {
+        let f = this.fail[s] as number;
+        while (f !== 0 && !(nodes[f] as BuildNode).next.has(id)) f = this.fail[f] as number;
+        const candidate = (nodes[f] as BuildNode).next.get(id);
+        const target = candidate !== undefined && candidate !== child ? candidate : 0;
+        this.fail[child] = target;
+        this.dictLink[child] =
+          (nodes[target] as BuildNode).outputs.length > 0 ? target : (this.dictLink[target] as number);
         queue.push(child);
       }
     }
-    // Normalise "no link" to 0 so the search loop stops at the root.
-    for (const node of this.nodes) if (node.dictLink < 0) node.dictLink = 0;
   }
-}
-
-function newNode(depth: number): Node {
-  return { next: new Map(), fail: 0, outputs: [], dictLink: 0, depth };
 }

@@ -59,6 +59,9 @@ const PRIORITY: readonly RuleKind[] = [
   'refund',
 ];
 
+const INCOME_KINDS = ['salary', 'pension'] as const;
+const NO_KINDS: readonly RuleKind[] = [];
+
 /** Rules a matched non-financial brand overrides (`GEMS SCHOOL FEES` is a school, not a bank fee). */
 const BRAND_OVERRIDES = new Set<RuleKind>([
   'bank_fee',
@@ -105,14 +108,15 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   }
 
   const found = findPatterns(input.text, direction);
-  const brandCategory = input.brand ? categoryOf(input.brand.brand.sub_category_id) : null;
+  const brandCategory = input.brand ? input.brand.brand.category_id : null;
   const brandIsMerchant = brandCategory !== null && !FINANCIAL_CATEGORIES.has(brandCategory);
 
   // Salary and pension arrive as transfers; the flag must not hide them.
-  for (const kind of ['salary', 'pension'] as const) {
-    const p = found.get(kind);
-    if (p && inward)
-      return decided(kind === 'salary' ? '8-2' : '8-1', 0.95, `pattern:${kind}:"${p.phrase}"`, kind);
+  if (inward && found.size > 0) {
+    for (const kind of INCOME_KINDS) {
+      const p = found.get(kind);
+      if (p) return decided(kind === 'salary' ? '8-2' : '8-1', 0.95, `pattern:${kind}:"${p.phrase}"`, kind);
+    }
   }
 
   if (input.is_transfer) {
@@ -124,7 +128,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   }
 
   let refund = false;
-  for (const kind of PRIORITY) {
+  for (const kind of found.size > 0 ? PRIORITY : NO_KINDS) {
     const p = found.get(kind);
     if (!p) continue;
     if (kind === 'refund') {
@@ -256,8 +260,11 @@ function findPatterns(text: NormalizedText, direction: Direction): ReadonlyMap<R
 }
 
 function findKeyword(text: NormalizedText, snapshot: Snapshot): KeywordRef | null {
-  const words = text.merchantTokens.length > 0 ? text.merchantTokens : text.tokens.slice(...text.segment);
-  const matches = longestCover(snapshot.keywords.search(words));
+  const matches = longestCover(
+    text.merchantIds.length > 0
+      ? snapshot.keywords.searchIds(text.merchantIds)
+      : snapshot.keywords.searchIds(text.ids, text.segment[0], text.segment[1]),
+  );
   let best: TokenMatch<KeywordRef> | null = null;
   for (const m of matches) {
     if (!best || m.value.tokens > best.value.tokens) best = m;
@@ -273,10 +280,6 @@ function longestCover<T extends { readonly tokens: number }>(matches: TokenMatch
         (o) => o !== m && o.start <= m.start && o.end >= m.end && o.end - o.start > m.end - m.start,
       ),
   );
-}
-
-function categoryOf(subCategoryId: string): string {
-  return subCategoryId.slice(0, subCategoryId.indexOf('-'));
 }
 
 function decided(

@@ -35,17 +35,25 @@ export function enrichBatch(
   const byCustomer = indexHistory(history);
   // Earlier transactions of the same batch are history for later ones; only customers that occur
   // more than once in the batch need them remembered.
-  const seen = new Set<string>();
-  const repeated = new Set<string>();
-  for (const txn of transactions) {
-    if (seen.has(txn.customer_id)) repeated.add(txn.customer_id);
-    else seen.add(txn.customer_id);
+  const firstAt = new Map<string, number>();
+  const repeated = new Uint8Array(transactions.length);
+  for (let i = 0; i < transactions.length; i++) {
+    const customer = (transactions[i] as EngineTransaction).customer_id;
+    const first = firstAt.get(customer);
+    if (first === undefined) {
+      firstAt.set(customer, i);
+    } else {
+      repeated[first] = 1;
+      repeated[i] = 1;
+    }
   }
   const results: Enrichment[] = [];
-  for (const txn of transactions) {
-    const result = enrichOne(txn, snapshot, byCustomer.get(txn.customer_id) ?? NO_HISTORY);
+  for (let i = 0; i < transactions.length; i++) {
+    const txn = transactions[i] as EngineTransaction;
+    const known = byCustomer.size === 0 ? undefined : byCustomer.get(txn.customer_id);
+    const result = enrichOne(txn, snapshot, known ?? NO_HISTORY);
     results.push(result);
-    if (!repeated.has(txn.customer_id)) continue;
+    if (repeated[i] === 0) continue;
     let list = byCustomer.get(txn.customer_id);
     if (!list) {
       list = [];
@@ -150,8 +158,12 @@ function decideRecurring(
   tokens: readonly string[],
   refund: boolean,
   history: readonly HistoryEntry[],
-): { value: boolean; reason: string } {
-  if (refund || (txn.direction === 'CREDIT' && brand !== null)) return { value: false, reason: 'refund' };
+): RecurringDecision {
+  if (refund || (txn.direction === 'CREDIT' && brand !== null)) return REFUND;
+  if (history.length === 0) {
+    if (brand?.subscription) return subscriptionDecision(brand, tokens);
+    return NO_HISTORY_DECISION;
+  }
   const earlier: Occurrence[] = [];
   for (const h of history) {
     const same =
@@ -163,12 +175,22 @@ function decideRecurring(
       ? detectRhythm({ time: Date.parse(txn.occurred_at), amount: txn.amount }, earlier)
       : null;
   if (rhythm) return { value: true, reason: `history:${rhythm.name}` };
-  if (brand?.subscription) {
-    if (tokens.some((t) => ONE_OFF_WORDS.has(t)))
-      return { value: false, reason: 'subscription-brand:one-off' };
-    return { value: true, reason: `subscription-brand:${brand.slug}` };
-  }
-  return { value: false, reason: earlier.length > 0 ? 'history:irregular' : 'no-history' };
+  if (brand?.subscription) return subscriptionDecision(brand, tokens);
+  return earlier.length > 0 ? IRREGULAR : NO_HISTORY_DECISION;
+}
+
+interface RecurringDecision {
+  readonly value: boolean;
+  readonly reason: string;
+}
+const REFUND: RecurringDecision = { value: false, reason: 'refund' };
+const NO_HISTORY_DECISION: RecurringDecision = { value: false, reason: 'no-history' };
+const IRREGULAR: RecurringDecision = { value: false, reason: 'history:irregular' };
+const ONE_OFF: RecurringDecision = { value: false, reason: 'subscription-brand:one-off' };
+
+function subscriptionDecision(brand: BrandEntry, tokens: readonly string[]): RecurringDecision {
+  for (const t of tokens) if (ONE_OFF_WORDS.has(t)) return ONE_OFF;
+  return { value: true, reason: `subscription-brand:${brand.slug}` };
 }
 
 function indexHistory(history: readonly HistoryEntry[]): Map<string, HistoryEntry[]> {

@@ -6,6 +6,7 @@
 import type { TokenMatch } from './automaton.js';
 import type { NormalizedText } from './normalize.js';
 import type { AliasRef, BrandEntry, Snapshot } from './snapshot.js';
+import { WORD } from './vocabulary.js';
 
 export interface BrandMatch {
   readonly brand: BrandEntry;
@@ -48,9 +49,9 @@ export function matchBrand(
   const usable =
     text.masked.length === 0 &&
     all.length === 1 &&
-    !namesAPlace(all[0] as TokenMatch<AliasRef>, text.tokens, venues, snapshot)
+    !namesAPlace(all[0] as TokenMatch<AliasRef>, text, venues, snapshot)
       ? all
-      : all.filter((m) => !overlapsMask(m, text.masked) && !namesAPlace(m, text.tokens, venues, snapshot));
+      : all.filter((m) => !overlapsMask(m, text.masked) && !namesAPlace(m, text, venues, snapshot));
   collect(
     candidates,
     usable,
@@ -71,7 +72,7 @@ export function matchBrand(
     return {
       brand: best.alias.brand,
       confidence: round(confidence),
-      reason: `alias:"${best.alias.text}"@${best.source}`,
+      reason: best.alias.reason[best.source],
     };
   }
   const fuzzy = fuzzyMatch(text, mcc, country, snapshot);
@@ -104,7 +105,7 @@ const PLACE_SUFFIXES = new Set([
  */
 function namesAPlace(
   m: TokenMatch<AliasRef>,
-  tokens: readonly string[],
+  { tokens, ids }: NormalizedText,
   venues: readonly TokenMatch<AliasRef>[],
   snapshot: Snapshot,
 ): boolean {
@@ -114,11 +115,10 @@ function namesAPlace(
     return !venueStartsAt(m.end, venues);
   }
   if (m.end - m.start > 1) return false;
-  if (!snapshot.cities.hasToken(tokens[m.start] as string)) return false;
-  const from = Math.max(0, m.start - 3);
+  if ((snapshot.vocabulary.flags(ids[m.start] as number) & WORD.city) === 0) return false;
   return snapshot.cities
-    .search(tokens.slice(from, m.end + 3))
-    .some((c) => c.end - c.start > 1 && c.start + from <= m.start && c.end + from >= m.end);
+    .searchIds(ids, Math.max(0, m.start - 3), Math.min(ids.length, m.end + 3))
+    .some((c) => c.end - c.start > 1 && c.start <= m.start && c.end >= m.end);
 }
 
 function venueStartsAt(index: number, venues: readonly TokenMatch<AliasRef>[]): boolean {
@@ -207,8 +207,9 @@ function fuzzyMatch(
   const words = text.merchantTokens.length > 0 ? text.merchantTokens : text.tokens.slice(...text.segment);
   const found = new Map<string, { alias: AliasRef; how: string; word: string }>();
   words.forEach((word, i) => {
-    if (word.length < MIN_FUZZY_LENGTH || /\d/.test(word) || snapshot.noise.has(word)) return;
-    if (snapshot.wholeWords.has(word)) return; // a word we know is not a typo
+    if (word.length < MIN_FUZZY_LENGTH || /\d/.test(word)) return;
+    // A word we know (noise, place, alias, rule word) is not a typo.
+    if (snapshot.vocabulary.is(word, WORD.whole)) return;
     for (const alias of snapshot.fuzzy.lookup(word))
       found.set(alias.brand.family, { alias, how: 'typo', word });
     if (i === words.length - 1 && word.length >= MIN_PREFIX_LENGTH) {

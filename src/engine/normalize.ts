@@ -5,13 +5,17 @@
  */
 import type { TokenMatch } from './automaton.js';
 import type { AliasRef, IntermediaryRef, LexiconEntry, PatternRef, Snapshot } from './snapshot.js';
-import { tokenizeBoth, toDisplayCase } from './text.js';
+import { tokenizeText, toDisplayCase } from './text.js';
+import { WORD, type Vocabulary } from './vocabulary.js';
 
 export interface NormalizedText {
   /** All tokens of the description, with glued words split. */
   readonly tokens: readonly string[];
-  /** Tokens of the bank-supplied merchant name (may be empty). */
+  /** The tokens' ids in the snapshot's vocabulary (negative for unknown words). */
+  readonly ids: Int32Array;
+  /** Tokens of the bank-supplied merchant name (may be empty), and their ids. */
   readonly merchantTokens: readonly string[];
+  readonly merchantIds: Int32Array;
   /** [start, end) of the tokens that name the merchant. */
   readonly segment: readonly [number, number];
   readonly intermediary: IntermediaryRef | null;
@@ -36,10 +40,12 @@ export interface LexiconHits {
 const NO_MASK: boolean[] = [];
 const NO_HITS: LexiconHits = Object.freeze({ aliases: [], patterns: [], intermediaries: [] });
 
-function scan(tokens: readonly string[], snapshot: Snapshot): LexiconHits {
-  if (tokens.length === 0) return NO_HITS;
+function scan(ids: Int32Array, snapshot: Snapshot): LexiconHits {
+  if (ids.length === 0) return NO_HITS;
+  const found = snapshot.lexicon.searchIds(ids);
+  if (found.length === 0) return NO_HITS;
   const hits: LexiconHits = { aliases: [], patterns: [], intermediaries: [] };
-  for (const m of snapshot.lexicon.search(tokens)) addHit(hits, m);
+  for (const m of found) addHit(hits, m);
   return hits;
 }
 
@@ -77,21 +83,22 @@ const SEGMENT_TERMINATORS = new Set([
   'بتاريخ',
 ]);
 
-export function normalizeText(description: string, merchantName: string, snapshot: Snapshot): NormalizedText {
-  const { tokens, display } = splitGlued(description, snapshot);
-  const merchant = merchantName ? splitGlued(merchantName, snapshot) : null;
-  const merchantTokens = merchant?.tokens ?? [];
+const NO_WORDS: Words = { tokens: [], ids: new Int32Array(0), starts: [], source: '' };
 
-  let [start, end] = findSegment(tokens, snapshot);
+export function normalizeText(description: string, merchantName: string, snapshot: Snapshot): NormalizedText {
+  const words = splitGlued(description, snapshot);
+  const { tokens, ids } = words;
+  const merchant = merchantName ? splitGlued(merchantName, snapshot) : NO_WORDS;
+  const vocabulary = snapshot.vocabulary;
+
+  let [start, end] = findSegment(words, vocabulary);
   let intermediary: IntermediaryRef | null = null;
   // Most texts have no intermediary: share one empty mask instead of allocating one each time.
   let masked: boolean[] = NO_MASK;
-  const hits = scan(tokens, snapshot);
-  const merchantHits = scan(merchantTokens, snapshot);
+  const hits = scan(ids, snapshot);
+  const merchantHits = scan(merchant.ids, snapshot);
   for (const m of hits.intermediaries) {
-    const leads =
-      m.start === start ||
-      (m.start < start + 2 && tokens.slice(start, m.start).every((t) => snapshot.noise.has(t)));
+    const leads = m.start === start || (m.start < start + 2 && allNoise(ids, start, m.start, vocabulary));
     if (!leads && !m.value.anywhere) continue;
     if (masked === NO_MASK) masked = new Array<boolean>(tokens.length).fill(false);
     for (let i = m.start; i < m.end; i++) masked[i] = true;
@@ -102,78 +109,121 @@ export function normalizeText(description: string, merchantName: string, snapsho
       intermediary ??= m.value;
     }
   }
-  if (!intermediary && merchantTokens.length > 0) {
+  if (!intermediary && merchant.tokens.length > 0) {
     const m = merchantHits.intermediaries.find((x) => x.start === 0);
     if (m) intermediary = m.value;
   }
   end = Math.max(start, end);
-  let words: MerchantWords | null = null;
-  const segment: [number, number] = [start, end];
-  return {
-    tokens,
-    merchantTokens,
-    segment,
-    intermediary,
-    hits,
-    merchantHits,
-    masked,
-    merchant(): MerchantWords {
-      words ??= describeMerchant(tokens, display, segment, merchant, snapshot);
-      return words;
-    },
-  };
+  return new Normalized(words, merchant, [start, end], intermediary, hits, merchantHits, masked, snapshot);
+}
+
+/** A class rather than an object literal with a closure: one allocation per text, not three. */
+class Normalized implements NormalizedText {
+  readonly tokens: readonly string[];
+  readonly ids: Int32Array;
+  readonly merchantTokens: readonly string[];
+  readonly merchantIds: Int32Array;
+  private described: MerchantWords | null = null;
+
+  constructor(
+    private readonly words: Words,
+    private readonly merchantWords: Words,
+    readonly segment: readonly [number, number],
+    readonly intermediary: IntermediaryRef | null,
+    readonly hits: LexiconHits,
+    readonly merchantHits: LexiconHits,
+    readonly masked: readonly boolean[],
+    private readonly snapshot: Snapshot,
+  ) {
+    this.tokens = words.tokens;
+    this.ids = words.ids;
+    this.merchantTokens = merchantWords.tokens;
+    this.merchantIds = merchantWords.ids;
+  }
+
+  merchant(): MerchantWords {
+    this.described ??= describeMerchant(this.words, this.segment, this.merchantWords, this.snapshot);
+    return this.described;
+  }
+}
+
+function allNoise(ids: Int32Array, from: number, to: number, vocabulary: Vocabulary): boolean {
+  for (let i = from; i < to; i++) if ((vocabulary.flags(ids[i] as number) & WORD.noise) === 0) return false;
+  return true;
 }
 
 function describeMerchant(
-  tokens: readonly string[],
-  display: readonly string[],
+  words: Words,
   [start, end]: readonly [number, number],
-  merchant: { tokens: string[]; display: string[] } | null,
+  merchant: Words,
   snapshot: Snapshot,
 ): MerchantWords {
   // Trailing places and codes are cut from the display name; place names inside stay.
-  const words = cleanWords(tokens, display, start, end, snapshot);
+  const cleaned = cleanWords(words, start, end, snapshot);
   const merchantWords =
-    merchant && merchant.tokens.length > 0
-      ? cleanWords(merchant.tokens, merchant.display, 0, merchant.tokens.length, snapshot)
-      : null;
-  const chosen = merchantWords && merchantWords.kept.length > 0 ? merchantWords : words;
+    merchant.tokens.length > 0 ? cleanWords(merchant, 0, merchant.tokens.length, snapshot) : null;
+  const chosen = merchantWords && merchantWords.kept.length > 0 ? merchantWords : cleaned;
   return {
     displayName: toDisplayCase(chosen.display.slice(0, 6)),
     merchantKey: chosen.kept.slice(0, 6).join(' '),
-    locationOnly: words.kept.length === 0 && words.places > 0 && !merchant?.tokens.length,
+    locationOnly: cleaned.kept.length === 0 && cleaned.places > 0 && merchant.tokens.length === 0,
   };
 }
 
-/** Splits `CAREEMDUBAI` into `careem dubai` when both halves are words we know. */
-function splitGlued(text: string, snapshot: Snapshot): { tokens: string[]; display: string[] } {
-  const raw = tokenizeBoth(text);
+/** Tokens with their vocabulary ids and where each sits in the (original-case) source text. */
+interface Words {
+  readonly tokens: string[];
+  readonly ids: Int32Array;
+  readonly starts: number[];
+  readonly source: string;
+}
+
+function displayOf(words: Words, i: number): string {
+  const start = words.starts[i] as number;
+  return words.source.slice(start, start + (words.tokens[i] as string).length);
+}
+
+/** Tokenizes, looks every token up once, and splits `CAREEMDUBAI` into `careem dubai` when both halves are words we know. */
+function splitGlued(text: string, snapshot: Snapshot): Words {
+  const raw = tokenizeText(text);
+  const vocabulary = snapshot.vocabulary;
+  const ids = new Int32Array(raw.tokens.length);
   let tokens: string[] | null = null;
-  let display: string[] | null = null;
+  let starts: number[] | null = null;
+  let splitIds: number[] | null = null;
   for (let i = 0; i < raw.tokens.length; i++) {
     const token = raw.tokens[i] as string;
-    const split = token.length >= 5 && !snapshot.wholeWords.has(token) ? splitOf(token, snapshot) : null;
+    const id = vocabulary.idAt(token, 0, token.length, raw.hashes[i] as number);
+    ids[i] = id;
+    const split =
+      token.length >= 5 && (vocabulary.flags(id) & WORD.whole) === 0 ? splitOf(token, snapshot) : null;
     if (split && !tokens) {
       // Copy only when something splits; most texts keep their tokens as they are.
       tokens = raw.tokens.slice(0, i);
-      display = raw.cased.slice(0, i);
+      starts = raw.starts.slice(0, i);
+      splitIds = Array.from(ids.subarray(0, i));
     }
-    if (!tokens || !display) continue;
-    const casedToken = raw.cased[i] as string;
+    if (!tokens || !starts || !splitIds) continue;
+    const start = raw.starts[i] as number;
     if (split) {
       tokens.push(split[0], split[1]);
-      display.push(casedToken.slice(0, split[0].length), casedToken.slice(split[0].length));
+      starts.push(start, start + split[0].length);
+      splitIds.push(vocabulary.id(split[0]), vocabulary.id(split[1]));
     } else {
       tokens.push(token);
-      display.push(casedToken);
+      starts.push(start);
+      splitIds.push(id);
     }
   }
-  return { tokens: tokens ?? raw.tokens, display: display ?? raw.cased };
+  if (!tokens || !starts || !splitIds)
+    return { tokens: raw.tokens, ids, starts: raw.starts, source: raw.source };
+  return { tokens, ids: Int32Array.from(splitIds), starts, source: raw.source };
 }
 
 function splitOf(token: string, snapshot: Snapshot): [string, string] | null {
   return (
-    splitDigits(token) ?? (snapshot.splitHeads.has(token.slice(0, 3)) ? splitToken(token, snapshot) : null)
+    splitDigits(token) ??
+    (snapshot.splitHeads.has(token.slice(0, 3)) ? splitToken(token, snapshot.vocabulary) : null)
   );
 }
 
@@ -186,26 +236,26 @@ function splitDigits(token: string): [string, string] | null {
   return m ? [m[1] as string, m[2] as string] : null;
 }
 
-function isPlace(token: string, snapshot: Snapshot): boolean {
-  return snapshot.countries.has(token) || snapshot.cities.hasToken(token);
-}
+const PLACE = WORD.country | WORD.city;
 
-function splitToken(token: string, snapshot: Snapshot): [string, string] | null {
+function splitToken(token: string, vocabulary: Vocabulary): [string, string] | null {
   // Prefer the longest known left part: `talabatuae` → `talabat` + `uae`.
   // Both halves need some length: `payroll` is not `pay` + `roll`.
   for (let i = token.length - 2; i >= MIN_SPLIT_PART; i--) {
-    const left = token.slice(0, i);
-    const leftBrand = snapshot.knownTokens.has(left);
-    if (!leftBrand && !isPlace(left, snapshot)) continue;
+    const left = vocabulary.flags(vocabulary.id(token.slice(0, i)));
+    if ((left & (WORD.alias | PLACE)) === 0) continue;
     const right = token.slice(i);
-    if (isPlace(right, snapshot)) return [left, right];
-    if (leftBrand && right.length >= MIN_SPLIT_PART && snapshot.knownTokens.has(right)) return [left, right];
+    const rightFlags = vocabulary.flags(vocabulary.id(right));
+    if ((rightFlags & PLACE) !== 0) return [token.slice(0, i), right];
+    if ((left & WORD.alias) !== 0 && right.length >= MIN_SPLIT_PART && (rightFlags & WORD.alias) !== 0) {
+      return [token.slice(0, i), right];
+    }
   }
   return null;
 }
 
 /** Where the merchant's name is: after the last "at" of an SMS sentence, else the whole text. */
-function findSegment(tokens: readonly string[], snapshot: Snapshot): [number, number] {
+function findSegment({ tokens, ids }: Words, vocabulary: Vocabulary): [number, number] {
   let start = 0;
   let end = tokens.length;
   if (tokens.length >= 6) {
@@ -221,7 +271,7 @@ function findSegment(tokens: readonly string[], snapshot: Snapshot): [number, nu
       }
     }
   }
-  while (start < end && isNoiseToken(tokens[start] as string, snapshot)) start++;
+  while (start < end && isNoise(tokens, ids, start, vocabulary)) start++;
   return [start, end];
 }
 
@@ -230,8 +280,9 @@ function lastIndexIn(tokens: readonly string[], words: ReadonlySet<string>): num
   return -1;
 }
 
-function isNoiseToken(token: string, snapshot: Snapshot): boolean {
-  return snapshot.noise.has(token) || HAS_DIGIT.test(token);
+/** A filler word or a code with digits (store numbers, references). */
+function isNoise(tokens: readonly string[], ids: Int32Array, i: number, vocabulary: Vocabulary): boolean {
+  return (vocabulary.flags(ids[i] as number) & WORD.noise) !== 0 || HAS_DIGIT.test(tokens[i] as string);
 }
 
 interface CleanedWords {
@@ -241,38 +292,35 @@ interface CleanedWords {
   readonly places: number;
 }
 
-function cleanWords(
-  tokens: readonly string[],
-  display: readonly string[],
-  start: number,
-  end: number,
-  snapshot: Snapshot,
-): CleanedWords {
+function cleanWords(words: Words, start: number, end: number, snapshot: Snapshot): CleanedWords {
+  const { tokens, ids } = words;
+  const vocabulary = snapshot.vocabulary;
   const placeAt = new Array<boolean>(tokens.length).fill(false);
-  for (const m of snapshot.cities.search(tokens)) for (let i = m.start; i < m.end; i++) placeAt[i] = true;
+  for (const m of snapshot.cities.searchIds(ids)) for (let i = m.start; i < m.end; i++) placeAt[i] = true;
   for (let i = 0; i < tokens.length; i++) {
-    if (snapshot.countries.has(tokens[i] as string)) placeAt[i] = true;
+    const flags = vocabulary.flags(ids[i] as number);
+    if ((flags & WORD.country) !== 0) placeAt[i] = true;
     const t = tokens[i] as string;
     // `CAUS`, `NYUS`: a US state code glued to the country code.
-    if (t.length === 4 && t.endsWith('us') && snapshot.regions.has(t.slice(0, 2))) placeAt[i] = true;
-    if (snapshot.regions.has(t) && i > 0 && placeAt[i - 1]) placeAt[i] = true;
+    if (t.length === 4 && t.endsWith('us') && vocabulary.is(t.slice(0, 2), WORD.region)) placeAt[i] = true;
+    if ((flags & WORD.region) !== 0 && i > 0 && placeAt[i - 1]) placeAt[i] = true;
   }
   // Trailing place words go; so do noise words, codes with digits and one-letter leftovers anywhere.
   let last = end;
   let places = 0;
   while (last > start) {
-    const t = tokens[last - 1] as string;
     if (placeAt[last - 1]) places++;
-    else if (!(isNoiseToken(t, snapshot) || t.length === 1)) break;
+    else if (!(isNoise(tokens, ids, last - 1, vocabulary) || (tokens[last - 1] as string).length === 1))
+      break;
     last--;
   }
   const kept: string[] = [];
   const shown: string[] = [];
   for (let i = start; i < last; i++) {
     const t = tokens[i] as string;
-    if (isNoiseToken(t, snapshot) || (t.length === 1 && !/[\u0621-\u064a]/.test(t))) continue;
+    if (isNoise(tokens, ids, i, vocabulary) || (t.length === 1 && !/[\u0621-\u064a]/.test(t))) continue;
     kept.push(t);
-    shown.push(display[i] ?? t);
+    shown.push(displayOf(words, i));
   }
   return { kept, display: shown, places };
 }

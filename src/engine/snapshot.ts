@@ -8,10 +8,13 @@ import { FuzzyIndex } from './fuzzy.js';
 import { tokenize } from './text.js';
 import type { BrandRef, LearnedMapping, NamedRef } from './types.js';
 import { ENGINE_VERSION } from './version.js';
+import { Vocabulary, WORD } from './vocabulary.js';
 
 export interface BrandEntry extends BrandRef {
   readonly slug: string;
   readonly sub_category_id: string;
+  /** The category part of `sub_category_id` (`"5"` of `"5-2"`). */
+  readonly category_id: string;
   readonly subscription: boolean;
   readonly mccs: ReadonlySet<string>;
   /** null means worldwide. */
@@ -28,6 +31,8 @@ export interface AliasRef {
   readonly weak: boolean;
   readonly tokens: number;
   readonly chars: number;
+  /** The explanation of a match, made once here rather than per transaction. */
+  readonly reason: { readonly description: string; readonly merchant_name: string };
 }
 
 export interface PatternRef {
@@ -77,19 +82,17 @@ export interface Snapshot {
    */
   readonly lexicon: TokenAutomaton<LexiconEntry>;
   readonly cities: TokenAutomaton<string>;
-  readonly countries: ReadonlySet<string>;
-  readonly regions: ReadonlySet<string>;
-  readonly noise: ReadonlySet<string>;
+  /**
+   * Every word of the automata, plus noise, country, city and region words, with its kind: each
+   * token of a text is looked up here once.
+   */
+  readonly vocabulary: Vocabulary;
   readonly mcc: ReadonlyMap<string, string>;
   readonly taxonomy: ReadonlyMap<string, SubCategoryInfo>;
   /** `${tenant}\u0000${merchant_id}` → mapping; tenant `*` is global. */
   readonly learnedByMerchantId: ReadonlyMap<string, LearnedMapping>;
   /** `${tenant}\u0000${merchant_key}` → mapping. */
   readonly learnedByMerchantKey: ReadonlyMap<string, LearnedMapping>;
-  /** Every token any alias contains: used to split glued words. */
-  readonly knownTokens: ReadonlySet<string>;
-  /** Alias tokens, noise words and place words: a token in here is never split. */
-  readonly wholeWords: ReadonlySet<string>;
   /**
    * First three letters of every word a glued token can start with (brand and place tokens): a
    * token starting otherwise cannot be split, which spares most unknown words the split search.
@@ -112,6 +115,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     }
   }
 
+  const vocabulary = new Vocabulary();
   const brandsById = new Map<number, BrandEntry>();
   const brandsBySlug = new Map<string, BrandEntry>();
   const aliasPatterns: { tokens: string[]; value: AliasRef }[] = [];
@@ -122,7 +126,18 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     const weak = declaredWeak || (tokens.length === 1 && (tokens[0] as string).length <= MAX_SHORT_ALIAS);
     aliasPatterns.push({
       tokens,
-      value: { type: 'alias', brand, text, weak, tokens: tokens.length, chars: tokens.join('').length },
+      value: {
+        type: 'alias',
+        brand,
+        text,
+        weak,
+        tokens: tokens.length,
+        chars: tokens.join('').length,
+        reason: {
+          description: `alias:"${text}"@description`,
+          merchant_name: `alias:"${text}"@merchant_name`,
+        },
+      },
     });
   };
 
@@ -149,7 +164,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       for (const alias of uniqueFolded([...lineName, ...line.aliases])) addAlias(lineEntry, alias, false);
     }
   }
-  const aliases = new TokenAutomaton(aliasPatterns);
+  const aliases = new TokenAutomaton(aliasPatterns, vocabulary);
 
   // Fuzzy matching only considers single-token aliases long enough that one edit is still telling.
   const fuzzy = new FuzzyIndex<AliasRef>(
@@ -173,15 +188,14 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       };
     }),
   );
-  const patterns = new TokenAutomaton(patternEntries);
-  const keywords = new TokenAutomaton(
-    data.rules.keywords.flatMap((k) =>
-      k.words.map((word) => {
-        const tokens = tokenize(word);
-        return { tokens, value: { sub_category_id: k.sub_category_id, word, tokens: tokens.length } };
-      }),
-    ),
+  const patterns = new TokenAutomaton(patternEntries, vocabulary);
+  const keywordPatterns = data.rules.keywords.flatMap((k) =>
+    k.words.map((word) => {
+      const tokens = tokenize(word);
+      return { tokens, value: { sub_category_id: k.sub_category_id, word, tokens: tokens.length } };
+    }),
   );
+  const keywords = new TokenAutomaton(keywordPatterns, vocabulary);
   const intermediaryEntries = data.intermediaries.intermediaries.flatMap((i) =>
     i.prefixes.map((prefix) => ({
       tokens: tokenize(prefix),
@@ -194,13 +208,13 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       },
     })),
   );
-  const intermediaries = new TokenAutomaton(intermediaryEntries);
-  const lexicon = new TokenAutomaton<LexiconEntry>([
-    ...aliasPatterns,
-    ...patternEntries,
-    ...intermediaryEntries,
-  ]);
-  const cities = new TokenAutomaton(data.locations.cities.map((c) => ({ tokens: tokenize(c), value: c })));
+  const intermediaries = new TokenAutomaton(intermediaryEntries, vocabulary);
+  const lexicon = new TokenAutomaton<LexiconEntry>(
+    [...aliasPatterns, ...patternEntries, ...intermediaryEntries],
+    vocabulary,
+  );
+  const cityPatterns = data.locations.cities.map((c) => ({ tokens: tokenize(c), value: c }));
+  const cities = new TokenAutomaton(cityPatterns, vocabulary);
 
   const mcc = new Map<string, string>();
   for (const [code, entry] of Object.entries(data.mccMap.map)) mcc.set(code, entry.sub_category_id);
@@ -212,25 +226,25 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     if (m.merchant_key) learnedByMerchantKey.set(learnedKey(m.tenant, m.merchant_key), m);
   }
 
-  const knownTokens = new Set<string>();
-  for (const p of aliasPatterns) for (const t of p.tokens) knownTokens.add(t);
-
-  const countries = new Set(data.locations.countries.flatMap((c) => tokenize(c)));
-  const noise = new Set(data.rules.noise_words.flatMap((w) => tokenize(w)));
-  const wholeWords = new Set([
-    ...knownTokens,
-    ...countries,
-    ...noise,
-    ...data.rules.patterns.flatMap((p) => p.phrases.flatMap((x) => tokenize(x))),
-    ...data.rules.keywords.flatMap((k) => k.words.flatMap((x) => tokenize(x))),
-    ...intermediaryEntries.flatMap((e) => e.tokens),
-    ...data.locations.cities.flatMap((c) => tokenize(c)),
-  ]);
+  // Every word of every automaton is known and never split; the kinds below say more.
+  for (const p of [...patternEntries, ...keywordPatterns, ...intermediaryEntries]) {
+    for (const t of p.tokens) vocabulary.add(t, WORD.whole);
+  }
+  for (const p of aliasPatterns) for (const t of p.tokens) vocabulary.add(t, WORD.alias | WORD.whole);
+  for (const p of cityPatterns) for (const t of p.tokens) vocabulary.add(t, WORD.city | WORD.whole);
+  for (const c of data.locations.countries)
+    for (const t of tokenize(c)) vocabulary.add(t, WORD.country | WORD.whole);
+  for (const w of data.rules.noise_words)
+    for (const t of tokenize(w)) vocabulary.add(t, WORD.noise | WORD.whole);
+  // Region codes (`ca`, `ny`) are not whole words: `CANADA...` may still be split.
+  for (const r of data.locations.regions) vocabulary.add(r, WORD.region);
 
   const splitHeads = new Set<string>();
-  for (const t of [...knownTokens, ...countries, ...data.locations.cities.flatMap((c) => tokenize(c))]) {
-    if (t.length >= 3) splitHeads.add(t.slice(0, 3));
+  for (const p of [...aliasPatterns, ...cityPatterns]) {
+    for (const t of p.tokens) if (t.length >= 3) splitHeads.add(t.slice(0, 3));
   }
+  for (const c of data.locations.countries)
+    for (const t of tokenize(c)) if (t.length >= 3) splitHeads.add(t.slice(0, 3));
 
   return Object.freeze({
     catalogVersion: data.version,
@@ -244,15 +258,11 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     intermediaries,
     lexicon,
     cities,
-    countries,
-    regions: new Set(data.locations.regions),
-    noise,
+    vocabulary: vocabulary.seal(),
     mcc,
     taxonomy,
     learnedByMerchantId,
     learnedByMerchantKey,
-    knownTokens,
-    wholeWords,
     splitHeads,
   });
 }
@@ -273,6 +283,7 @@ function toEntry(
     website: b.website ?? parent?.website ?? null,
     family,
     sub_category_id: b.sub_category_id,
+    category_id: b.sub_category_id.slice(0, b.sub_category_id.indexOf('-')),
     subscription: b.subscription,
     mccs: new Set(mccs),
     countries: countries.includes('*') ? null : new Set(countries),

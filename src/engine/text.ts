@@ -3,6 +3,8 @@
  * sides of every comparison go through exactly the same steps.
  */
 
+import { WORD_HASH_SEED, wordHashStep } from './vocabulary.js';
+
 const ARABIC_INDIC_ZERO = 0x0660;
 const EXTENDED_ARABIC_INDIC_ZERO = 0x06f0;
 
@@ -60,21 +62,143 @@ export function foldText(input: string, keepCase = false): string {
   return keepCase ? folded : folded.toLowerCase();
 }
 
-const TOKEN_RE = /[a-z0-9\u0621-\u064a]+/g;
-const CASED_TOKEN_RE = /[A-Za-z0-9\u0621-\u064a]+/g;
+const ALEF = 0x0627;
+const WAW = 0x0648;
+const YEH = 0x064a;
+const HEH = 0x0647;
+const KAF = 0x0643;
+
+/**
+ * `foldText(input, true)` for text made of ASCII and plain Arabic letters, marks and digits (how
+ * Gulf banks print Arabic), one character at a time instead of Unicode normalization and three
+ * regular-expression passes; null when the text holds anything else. A unit test holds the two equal.
+ */
+export function foldArabic(input: string): string | null {
+  if (input.length > 512) return null;
+  const codes: number[] = [];
+  for (let i = 0; i < input.length; i++) {
+    const c = input.charCodeAt(i);
+    if (c < 128) {
+      if (c !== APOSTROPHE && c !== BACKTICK) codes.push(c);
+    } else if (c >= 0x0621 && c <= 0x064a) {
+      if (c === 0x0622 || c === 0x0623 || c === 0x0625) codes.push(ALEF);
+      else if (c === 0x0624) codes.push(WAW);
+      else if (c === 0x0626 || c === 0x0649) codes.push(YEH);
+      else if (c === 0x0629) codes.push(HEH);
+      else if (c !== 0x0640) codes.push(c); // tatweel is dropped
+    } else if ((c >= 0x064b && c <= 0x065f) || c === 0x0670) {
+      // harakat, hamza marks, superscript alef: dropped
+    } else if (c >= 0x0660 && c <= 0x0669) {
+      codes.push(c - 0x0660 + 48);
+    } else if (c >= 0x06f0 && c <= 0x06f9) {
+      codes.push(c - 0x06f0 + 48);
+    } else if (c === 0x0671) {
+      codes.push(ALEF);
+    } else if (c === 0x06cc) {
+      codes.push(YEH);
+    } else if (c === 0x06a9 || c === 0x06af) {
+      codes.push(KAF);
+    } else if (c === 0x060c || c === 0x061b || c === 0x061f || (c >= 0x066a && c <= 0x066d)) {
+      codes.push(c); // Arabic punctuation: separates tokens, unchanged by folding
+    } else {
+      return null;
+    }
+  }
+  return String.fromCharCode(...codes);
+}
+
+/** A text split into tokens, with where each token sits in the folded text. */
+export interface TokenizedText {
+  /** Lower-case tokens, for matching. */
+  readonly tokens: string[];
+  /** Start of each token in `source`; a token's original-case form is `source.slice(start, start + length)`. */
+  readonly starts: number[];
+  /** `wordHash` of each token, computed while reading it (for vocabulary lookups). */
+  readonly hashes: number[];
+  /** The folded text in its original letter case, for display names. */
+  readonly source: string;
+}
+
+const APOSTROPHE = 39;
+const BACKTICK = 96;
+
+/**
+ * Splits text into alphanumeric tokens (Latin letters, digits, Arabic letters) after `foldText`.
+ * Written as one pass over character codes rather than regular expressions: this runs for every
+ * transaction, and plain ASCII text (most of it) needs no folding beyond lower-casing.
+ */
+export function tokenizeText(input: string): TokenizedText {
+  return tokenizeAscii(input) ?? tokenizeFolded(input);
+}
+
+/** The ASCII fast path; null when the text needs folding (non-ASCII letters, apostrophes). */
+function tokenizeAscii(input: string): TokenizedText | null {
+  const lower = input.toLowerCase();
+  const tokens: string[] = [];
+  const starts: number[] = [];
+  const hashes: number[] = [];
+  let start = -1;
+  let hash = WORD_HASH_SEED;
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
+    if (c > 127 || c === APOSTROPHE || c === BACKTICK) return null;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (start < 0) {
+        start = i;
+        hash = WORD_HASH_SEED;
+      }
+      hash = wordHashStep(hash, c);
+    } else if (start >= 0) {
+      tokens.push(lower.slice(start, i));
+      starts.push(start);
+      hashes.push(hash);
+      start = -1;
+    }
+  }
+  if (start >= 0) {
+    tokens.push(lower.slice(start));
+    starts.push(start);
+    hashes.push(hash);
+  }
+  return { tokens, starts, hashes, source: input };
+}
+
+function tokenizeFolded(input: string): TokenizedText {
+  let source = foldArabic(input) ?? foldText(input, true);
+  const lower = source.toLowerCase();
+  // Lower-casing can change the length of a few exotic letters; then display falls back to lower case.
+  if (lower.length !== source.length) source = lower;
+  const tokens: string[] = [];
+  const starts: number[] = [];
+  const hashes: number[] = [];
+  let start = -1;
+  let hash = WORD_HASH_SEED;
+  for (let i = 0; i <= lower.length; i++) {
+    const c = i < lower.length ? lower.charCodeAt(i) : 32;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 0x0621 && c <= 0x064a)) {
+      if (start < 0) {
+        start = i;
+        hash = WORD_HASH_SEED;
+      }
+      hash = wordHashStep(hash, c);
+    } else if (start >= 0) {
+      tokens.push(lower.slice(start, i));
+      starts.push(start);
+      hashes.push(hash);
+      start = -1;
+    }
+  }
+  return { tokens, starts, hashes, source };
+}
 
 /** Splits folded text into alphanumeric tokens (Latin, digits, Arabic letters). */
 export function tokenize(input: string): string[] {
-  return foldText(input).match(TOKEN_RE) ?? [];
+  return tokenizeText(input).tokens;
 }
 
-/**
- * Tokens in their original letter case (for display names) and lower-cased (for matching), from one
- * pass over the text.
- */
-export function tokenizeBoth(input: string): { readonly tokens: string[]; readonly cased: string[] } {
-  const cased = foldText(input, true).match(CASED_TOKEN_RE) ?? [];
-  return { tokens: cased.map((t) => t.toLowerCase()), cased };
+/** The original-case form of each token (for display names). */
+export function casedTokens(text: TokenizedText): string[] {
+  return text.tokens.map((t, i) => text.source.slice(text.starts[i], (text.starts[i] as number) + t.length));
 }
 
 const ARABIC_LETTER_RE = /[\u0621-\u064a]/;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TokenAutomaton, type TokenMatch } from '../../../src/engine/automaton.js';
+import { UNKNOWN_WORD, Vocabulary } from '../../../src/engine/vocabulary.js';
 import { seededRandom } from './fixtures.js';
 
 type Pattern<T> = { readonly tokens: readonly string[]; readonly value: T };
@@ -139,11 +140,27 @@ describe('TokenAutomaton', () => {
     expect(new TokenAutomaton<string>([]).search(['a', 'b'])).toEqual([]);
   });
 
-  it('hasToken tells whether any pattern contains a token', () => {
-    const automaton = new TokenAutomaton([{ tokens: ['blue', 'bottle'], value: 1 }]);
-    expect(automaton.hasToken('bottle')).toBe(true);
-    expect(automaton.hasToken('blue')).toBe(true);
-    expect(automaton.hasToken('coffee')).toBe(false);
+  it('searches word ids of a shared vocabulary, within bounds, with absolute positions', () => {
+    const vocabulary = new Vocabulary();
+    const cities = new TokenAutomaton([{ tokens: ['abu', 'dhabi'], value: 'abu dhabi' }], vocabulary);
+    const brands = new TokenAutomaton([{ tokens: ['carrefour'], value: 'carrefour' }], vocabulary);
+    const ids = Int32Array.from(['carrefour', 'abu', 'dhabi', 'mall'], (t) => vocabulary.id(t));
+    expect(ids[3]).toBe(UNKNOWN_WORD);
+    expect(cities.searchIds(ids)).toEqual([{ start: 1, end: 3, value: 'abu dhabi' }]);
+    expect(brands.searchIds(ids)).toEqual([{ start: 0, end: 1, value: 'carrefour' }]);
+    // A bound that cuts the pattern finds nothing; positions stay those of the whole text.
+    expect(cities.searchIds(ids, 0, 2)).toEqual([]);
+    expect(cities.searchIds(ids, 1, 3)).toEqual([{ start: 1, end: 3, value: 'abu dhabi' }]);
+    expect(brands.searchIds(ids, 1)).toEqual([]);
+  });
+
+  it('ignores words another automaton added to the shared vocabulary later', () => {
+    const vocabulary = new Vocabulary();
+    const first = new TokenAutomaton([{ tokens: ['a'], value: 1 }], vocabulary);
+    new TokenAutomaton([{ tokens: ['b'], value: 2 }], vocabulary);
+    expect(first.searchIds(Int32Array.of(vocabulary.id('b'), vocabulary.id('a')))).toEqual([
+      { start: 1, end: 2, value: 1 },
+    ]);
   });
 
   it('agrees with a brute-force matcher on random patterns and texts (seeded)', () => {

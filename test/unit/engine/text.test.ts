@@ -5,8 +5,11 @@ import {
   stripArabicArticle,
   toDisplayCase,
   tokenize,
-  tokenizeBoth,
+  tokenizeText,
+  foldArabic,
+  casedTokens,
 } from '../../../src/engine/text.js';
+import { wordHash } from '../../../src/engine/vocabulary.js';
 
 describe('foldText', () => {
   it('lower-cases ASCII text, and keeps case only when asked', () => {
@@ -110,11 +113,47 @@ describe('tokenize', () => {
     expect(tokenize('ـــ')).toEqual([]);
   });
 
-  it('tokenizeBoth returns aligned lower-case and original-case tokens', () => {
-    const { tokens, cased } = tokenizeBoth('SQ *Blue Bottle CAFÉ كـارفور');
-    expect(tokens).toEqual(['sq', 'blue', 'bottle', 'cafe', 'كارفور']);
-    expect(cased).toEqual(['SQ', 'Blue', 'Bottle', 'CAFE', 'كارفور']);
-    expect(tokens).toEqual(tokenize('SQ *Blue Bottle CAFÉ كـارفور'));
+  it('tokenizeText keeps where each token is, for its original-case form', () => {
+    const text = tokenizeText('SQ *Blue Bottle CAFÉ كـارفور');
+    expect(text.tokens).toEqual(['sq', 'blue', 'bottle', 'cafe', 'كارفور']);
+    expect(casedTokens(text)).toEqual(['SQ', 'Blue', 'Bottle', 'CAFE', 'كارفور']);
+    expect(text.tokens).toEqual(tokenize('SQ *Blue Bottle CAFÉ كـارفور'));
+    // The ASCII fast path and the folding path agree on apostrophes and case.
+    const ascii = tokenizeText("McDonald's DXB-12");
+    expect(ascii.tokens).toEqual(['mcdonalds', 'dxb', '12']);
+    expect(casedTokens(ascii)).toEqual(['McDonalds', 'DXB', '12']);
+    const plain = tokenizeText('  AMZN MKTP\tUS*2K3L45  ');
+    expect(plain.tokens).toEqual(['amzn', 'mktp', 'us', '2k3l45']);
+    expect(plain.starts).toEqual([2, 7, 12, 15]);
+  });
+
+  it('folds plain Arabic text without Unicode normalization exactly as the general path does', () => {
+    const samples = [
+      'سحب نقدي من الصراف الآلي',
+      'أسواق العثيم - فرع ١٢',
+      'إعمار مول، دبي',
+      'مُؤَسَّسَة القاهرة للتجارة',
+      'كـــارفور هايبر ماركت',
+      'صيدلية النهدي ٤٥٦٧ RIYADH',
+      'مطعم ٱلبيك؛ جدة؟',
+      'شركة الاتصالات السعودية STC ۱۲۳',
+      'ی ک گ ى ة ئ ؤ آ ٰ',
+      "McDonald's مكدونالدز",
+      'رسوم ١٫٥٪',
+    ];
+    for (const input of samples) {
+      expect(foldArabic(input), input).toBe(foldText(input, true));
+      expect(tokenize(input)).toEqual(foldText(input).match(/[a-z0-9\u0621-\u064a]+/g) ?? []);
+    }
+    // Anything else (accented Latin, presentation forms, other scripts) takes the general path.
+    for (const input of ['CAFÉ', 'ﻛﺎﺭﻓﻮﺭ', 'Ελλάδα', 'NBSP\u00a0']) expect(foldArabic(input)).toBeNull();
+  });
+
+  it('hashes each token as it reads it, the same way the vocabulary does', () => {
+    for (const input of ['AMZN MKTP US*2K3L45', "McDonald's", 'شراء من كارفور، DUBAI', 'ـــ']) {
+      const text = tokenizeText(input);
+      expect(text.hashes).toEqual(text.tokens.map((t) => wordHash(t)));
+    }
   });
 });
 
