@@ -244,7 +244,7 @@ const NO_PATTERNS: ReadonlyMap<RuleKind, PatternRef> = new Map();
 function findPatterns(text: NormalizedText, direction: Direction): ReadonlyMap<RuleKind, PatternRef> {
   if (text.hits.patterns.length === 0 && text.merchantHits.patterns.length === 0) return NO_PATTERNS;
   const found = new Map<RuleKind, PatternRef>();
-  const consider = (matches: TokenMatch<PatternRef>[]): void => {
+  const consider = (matches: readonly TokenMatch<PatternRef>[]): void => {
     // Where phrases overlap, the longer one speaks (`atm deposit` over `atm`).
     const covered = longestCover(matches);
     for (const m of covered) {
@@ -273,7 +273,9 @@ function findKeyword(text: NormalizedText, snapshot: Snapshot): KeywordRef | nul
 }
 
 /** Drops matches contained in a longer overlapping match. */
-function longestCover<T extends { readonly tokens: number }>(matches: TokenMatch<T>[]): TokenMatch<T>[] {
+function longestCover<T extends { readonly tokens: number }>(
+  matches: readonly TokenMatch<T>[],
+): TokenMatch<T>[] {
   return matches.filter(
     (m) =>
       !matches.some(

@@ -45,13 +45,16 @@ export function matchBrand(
     );
   }
   const all = text.hits.aliases;
-  const venues = all.some((m) => m.value.brand.venue) ? all.filter((m) => m.value.brand.venue) : NO_MATCHES;
-  const usable =
-    text.masked.length === 0 &&
-    all.length === 1 &&
-    !namesAPlace(all[0] as TokenMatch<AliasRef>, text, venues, snapshot)
-      ? all
-      : all.filter((m) => !overlapsMask(m, text.masked) && !namesAPlace(m, text, venues, snapshot));
+  const venues = venuesIn(all);
+  // Copied only from the first dropped match on; usually nothing is dropped.
+  let kept: TokenMatch<AliasRef>[] | null = null;
+  for (let i = 0; i < all.length; i++) {
+    const m = all[i] as TokenMatch<AliasRef>;
+    const drop = overlapsMask(m, text.masked) || namesAPlace(m, text, venues, snapshot);
+    if (drop) kept ??= all.slice(0, i);
+    else kept?.push(m);
+  }
+  const usable = kept ?? all;
   collect(
     candidates,
     usable,
@@ -119,6 +122,12 @@ function namesAPlace(
   return snapshot.cities
     .searchIds(ids, Math.max(0, m.start - 3), Math.min(ids.length, m.end + 3))
     .some((c) => c.end - c.start > 1 && c.start <= m.start && c.end >= m.end);
+}
+
+function venuesIn(matches: readonly TokenMatch<AliasRef>[]): readonly TokenMatch<AliasRef>[] {
+  let venues: TokenMatch<AliasRef>[] | null = null;
+  for (const m of matches) if (m.value.brand.venue) (venues ??= []).push(m);
+  return venues ?? NO_MATCHES;
 }
 
 function venueStartsAt(index: number, venues: readonly TokenMatch<AliasRef>[]): boolean {

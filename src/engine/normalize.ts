@@ -32,9 +32,9 @@ export interface NormalizedText {
 }
 
 export interface LexiconHits {
-  readonly aliases: TokenMatch<AliasRef>[];
-  readonly patterns: TokenMatch<PatternRef>[];
-  readonly intermediaries: TokenMatch<IntermediaryRef>[];
+  readonly aliases: readonly TokenMatch<AliasRef>[];
+  readonly patterns: readonly TokenMatch<PatternRef>[];
+  readonly intermediaries: readonly TokenMatch<IntermediaryRef>[];
 }
 
 const NO_MASK: boolean[] = [];
@@ -44,16 +44,23 @@ function scan(ids: Int32Array, snapshot: Snapshot): LexiconHits {
   if (ids.length === 0) return NO_HITS;
   const found = snapshot.lexicon.searchIds(ids);
   if (found.length === 0) return NO_HITS;
-  const hits: LexiconHits = { aliases: [], patterns: [], intermediaries: [] };
-  for (const m of found) addHit(hits, m);
-  return hits;
+  // Usually every match is a brand alias: then the automaton's array is the alias list as it is.
+  if (found.every(isAlias))
+    return { aliases: found, patterns: NO_HITS.patterns, intermediaries: NO_HITS.intermediaries };
+  const aliases: TokenMatch<AliasRef>[] = [];
+  const patterns: TokenMatch<PatternRef>[] = [];
+  const intermediaries: TokenMatch<IntermediaryRef>[] = [];
+  for (const m of found) {
+    // The match already carries the typed value: file it without copying.
+    if (isAlias(m)) aliases.push(m);
+    else if (m.value.type === 'pattern') patterns.push(m as TokenMatch<PatternRef>);
+    else intermediaries.push(m as TokenMatch<IntermediaryRef>);
+  }
+  return { aliases, patterns, intermediaries };
 }
 
-function addHit(hits: LexiconHits, m: TokenMatch<LexiconEntry>): void {
-  // The match already carries the typed value: file it without copying.
-  if (m.value.type === 'alias') hits.aliases.push(m as TokenMatch<AliasRef>);
-  else if (m.value.type === 'pattern') hits.patterns.push(m as TokenMatch<PatternRef>);
-  else hits.intermediaries.push(m as TokenMatch<IntermediaryRef>);
+function isAlias(m: TokenMatch<LexiconEntry>): m is TokenMatch<AliasRef> {
+  return m.value.type === 'alias';
 }
 
 export interface MerchantWords {
