@@ -155,8 +155,20 @@ async function drain(
     KAFKA_SESSION_TIMEOUT_MS: '10000',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
   };
-  const children = Array.from({ length: instances }, () =>
-    spawn(process.execPath, ['--import', 'tsx', 'bench/bench-worker.ts', mode], {
+  // BENCH_E2E_CPU_PROF=dir: each worker writes a V8 CPU profile there when it exits.
+  const profileDir = process.env.BENCH_E2E_CPU_PROF;
+  const profile = (i: number): string[] =>
+    profileDir
+      ? [
+          '--cpu-prof',
+          '--cpu-prof-dir',
+          profileDir,
+          '--cpu-prof-name',
+          `${run}-${mode}-x${instances}-${i}.cpuprofile`,
+        ]
+      : [];
+  const children = Array.from({ length: instances }, (_, i) =>
+    spawn(process.execPath, [...profile(i), '--import', 'tsx', 'bench/bench-worker.ts', mode], {
       env,
       stdio: ['ignore', 'ignore', 'inherit'],
     }),

@@ -45,8 +45,16 @@ function scan(ids: Int32Array, snapshot: Snapshot): LexiconHits {
   const found = snapshot.lexicon.searchIds(ids);
   if (found.length === 0) return NO_HITS;
   // Usually every match is a brand alias: then the automaton's array is the alias list as it is.
-  if (found.every(isAlias))
-    return { aliases: found, patterns: NO_HITS.patterns, intermediaries: NO_HITS.intermediaries };
+  let onlyAliases = true;
+  for (let i = 0; i < found.length && onlyAliases; i++)
+    onlyAliases = isAlias(found[i] as TokenMatch<LexiconEntry>);
+  if (onlyAliases) {
+    return {
+      aliases: found as TokenMatch<AliasRef>[],
+      patterns: NO_HITS.patterns,
+      intermediaries: NO_HITS.intermediaries,
+    };
+  }
   const aliases: TokenMatch<AliasRef>[] = [];
   const patterns: TokenMatch<PatternRef>[] = [];
   const intermediaries: TokenMatch<IntermediaryRef>[] = [];
