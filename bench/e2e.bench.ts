@@ -5,7 +5,9 @@
  *    the same run a passthrough that copies key and value bytes through the very same consumer,
  *    per-partition transactional producers, batching and commits, each drain it from the start.
  *    Reports sustained records/s of both and their ratio, and the CPU the broker and the worker used.
- * 2. Latency: records offered at a fixed 2,000/s for 20 s; p50/p99 from the moment a record was
+ *    Options: BENCH_E2E_THREADS=1 (also the worker-thread prototype), BENCH_E2E_CPU_PROF=dir (V8
+ *    CPU profiles of the workers).
+ * 2. Latency: records offered at a fixed 2,000/s for 20 s to a worker process; p50/p99 from the moment a record was
  *    sent to the moment a read_committed consumer received its enriched record.
  *
  * Uses KAFKA_BROKERS / SCHEMA_REGISTRY_URL when set, else the local jar stack (started if needed).
@@ -17,11 +19,7 @@ import { cpus } from 'node:os';
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { Kafka, Partitioners, logLevel, type Message } from 'kafkajs';
 import { stackStatus, stackUp, stackOptions } from '../scripts/stack.js';
-import { loadConfig } from '../src/config.js';
 import { loadReferenceData } from '../src/data/load.js';
-import { buildSnapshot } from '../src/engine/snapshot.js';
-import { createLogger } from '../src/observability/logger.js';
-import { Worker } from '../src/pipeline/worker.js';
 import { generateSamples } from '../src/samples/generate.js';
 
 const RECORDS = Number(process.env.BENCH_E2E_RECORDS ?? 200_000);
@@ -31,6 +29,11 @@ const LATENCY_RATE = 2_000;
 /** Worker processes per run: 1, then as many as the machine has cores (the worker scales by instances). */
 const INSTANCES = (process.env.BENCH_E2E_INSTANCES ?? `1,${cpus().length}`).split(',').map(Number);
 const LATENCY_SECONDS = Number(process.env.BENCH_E2E_LATENCY_SECONDS ?? 20);
+/**
+ * BENCH_E2E_THREADS=1: also drain with the worker-thread prototype (bench/threads/offload.ts), to see
+ * what moving the enrichment off the Kafka thread would give on this machine.
+ */
+const THREADS = process.env.BENCH_E2E_THREADS === '1';
 const run = `bench-${Date.now().toString(36)}`;
 
 async function main(): Promise<void> {
@@ -77,13 +80,13 @@ async function main(): Promise<void> {
   }
   if (batch.length > 0) await producer.send({ topic: raw, messages: batch, acks: -1 });
 
-  const snapshot = buildSnapshot(data);
   const runs: Record<string, Awaited<ReturnType<typeof drain>>> = {};
   for (const instances of INSTANCES) {
     runs[`passthrough_x${instances}`] = await drain(kafka, addresses, raw, 'passthrough', instances);
     runs[`enrich_x${instances}`] = await drain(kafka, addresses, raw, 'enrich', instances);
+    if (THREADS) runs[`threads_x${instances}`] = await drain(kafka, addresses, raw, 'threads', instances);
   }
-  const latency = await measureLatency(kafka, addresses, registry, schemaId, snapshot);
+  const latency = await measureLatency(kafka, addresses, registry, schemaId);
   await producer.disconnect();
   await admin.disconnect();
 
@@ -92,6 +95,9 @@ async function main(): Promise<void> {
     const e = runs[`enrich_x${instances}`];
     const p = runs[`passthrough_x${instances}`];
     if (e && p) ratios[`x${instances}`] = round(e.records_per_second / p.records_per_second);
+    const t = runs[`threads_x${instances}`];
+    if (t && p)
+      ratios[`x${instances}_threads_prototype`] = round(t.records_per_second / p.records_per_second);
   }
   const result = {
     records: RECORDS,
@@ -137,7 +143,7 @@ async function drain(
   kafka: Kafka,
   addresses: Addresses,
   input: string,
-  mode: 'enrich' | 'passthrough',
+  mode: 'enrich' | 'passthrough' | 'threads',
   instances: number,
 ) {
   const output = `${run}.${mode}.${instances}`;
@@ -155,18 +161,11 @@ async function drain(
     KAFKA_SESSION_TIMEOUT_MS: '10000',
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
   };
-  // BENCH_E2E_CPU_PROF=dir: each worker writes a V8 CPU profile there when it exits.
+  // BENCH_E2E_CPU_PROF=dir: each worker writes V8 CPU profiles (one per thread; tsx's loader runs on
+  // its own) to dir/<run>-<mode>-x<instances>-<i>/ when it exits.
   const profileDir = process.env.BENCH_E2E_CPU_PROF;
   const profile = (i: number): string[] =>
-    profileDir
-      ? [
-          '--cpu-prof',
-          '--cpu-prof-dir',
-          profileDir,
-          '--cpu-prof-name',
-          `${run}-${mode}-x${instances}-${i}.cpuprofile`,
-        ]
-      : [];
+    profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${profileDir}/${run}-${mode}-x${instances}-${i}`] : [];
   const children = Array.from({ length: instances }, (_, i) =>
     spawn(process.execPath, [...profile(i), '--import', 'tsx', 'bench/bench-worker.ts', mode], {
       env,
@@ -216,36 +215,51 @@ async function drain(
   };
 }
 
-/** Offers records at a fixed rate and measures send → read_committed receipt of the enriched record. */
+/**
+ * Offers records at a fixed rate to an enrichment worker running as its own process (as deployed)
+ * and measures, per record, the time from the producer's send to receipt of the enriched record by a
+ * read_committed consumer. Records are encoded before the clock starts, so the offering loop does
+ * little besides sending; a first record must make the whole trip before the clock starts, so the
+ * worker's start and group join are not counted.
+ */
 async function measureLatency(
   kafka: Kafka,
   addresses: Addresses,
   registry: SchemaRegistry,
   schemaId: number,
-  snapshot: ReturnType<typeof buildSnapshot>,
 ) {
   const input = `${run}.lat.raw`;
   const output = `${run}.lat.enriched`;
-  const latencyConfig = loadConfig({
-    ...process.env,
-    KAFKA_BROKERS: addresses.brokers.join(','),
-    SCHEMA_REGISTRY_URL: addresses.registry,
-    INPUT_TOPICS: input,
-    OUTPUT_TOPIC: output,
-    DLQ_TOPIC: `${run}.dlq`,
-    CONSUMER_GROUP: `${output}-group`,
-    BATCH_MAX_WAIT_MS: '20',
-    KAFKA_SESSION_TIMEOUT_MS: '10000',
-  });
-  const worker = new Worker(latencyConfig, createLogger(process.env.BENCH_LOG_LEVEL ?? 'error'), {
-    snapshot: () => snapshot,
-  });
-  await worker.start((error) => {
-    throw error;
+  const worker = spawn(process.execPath, ['--import', 'tsx', 'bench/bench-worker.ts', 'enrich'], {
+    env: {
+      ...process.env,
+      KAFKA_BROKERS: addresses.brokers.join(','),
+      SCHEMA_REGISTRY_URL: addresses.registry,
+      INPUT_TOPICS: input,
+      OUTPUT_TOPIC: output,
+      DLQ_TOPIC: `${run}.dlq`,
+      CONSUMER_GROUP: `${output}-group`,
+      BATCH_MAX_WAIT_MS: '20',
+      KAFKA_SESSION_TIMEOUT_MS: '10000',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   const total = LATENCY_RATE * LATENCY_SECONDS;
+  const samples = [...generateSamples(loadReferenceData(), total + 1, { seed: 5, customers: 2_000 })];
+  const encoded: Message[] = [];
+  for (const [i, s] of samples.entries()) {
+    const v: Record<string, unknown> = {
+      ...(s.value as Record<string, unknown>),
+      transaction_id: `lat-${i}`,
+    };
+    encoded.push({ key: String(v.customer_id), value: await registry.encode(schemaId, v) });
+  }
+  const warmUp = encoded.pop() as Message;
+
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
+  let warmedUp = false;
   const consumer = kafka.consumer({
     groupId: `${output}-reader`,
     readUncommitted: false,
@@ -261,17 +275,24 @@ async function measureLatency(
         const v = (await registry.decode(m.value as Buffer)) as { transaction_id: string };
         const sent = sentAt.get(v.transaction_id);
         if (sent !== undefined) latencies.push(now - sent);
+        else if (v.transaction_id === `lat-${total}`) warmedUp = true;
       }
     },
   });
-  await new Promise((r) => setTimeout(r, 3_000));
-  process.stderr.write(`latency: offering ${LATENCY_RATE} records/s for ${LATENCY_SECONDS} s...\n`);
   const producer = kafka.producer({
     createPartitioner: Partitioners.DefaultPartitioner,
     allowAutoTopicCreation: false,
   });
   await producer.connect();
-  const samples = [...generateSamples(loadReferenceData(), total, { seed: 5, customers: 2_000 })];
+  await producer.send({ topic: input, messages: [warmUp] });
+  const warmUntil = performance.now() + 60_000;
+  while (!warmedUp) {
+    if (performance.now() > warmUntil) throw new Error('latency: the warm-up record never came through');
+    if (worker.exitCode !== null) throw new Error('latency: the worker exited early');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+
+  process.stderr.write(`latency: offering ${LATENCY_RATE} records/s for ${LATENCY_SECONDS} s...\n`);
   const tick = 10; // ms: 20 records every 10 ms
   const perTick = Math.round((LATENCY_RATE * tick) / 1000);
   const t0 = performance.now();
@@ -279,26 +300,19 @@ async function measureLatency(
     const due = t0 + (i / LATENCY_RATE) * 1000;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const messages: Message[] = [];
-    const ids: string[] = [];
-    for (const s of samples.slice(i, i + perTick)) {
-      const v: Record<string, unknown> = {
-        ...(s.value as Record<string, unknown>),
-        transaction_id: `lat-${i + ids.length}`,
-      };
-      ids.push(String(v.transaction_id));
-      messages.push({ key: String(v.customer_id), value: await registry.encode(schemaId, v) });
-    }
     const sentTime = performance.now();
-    for (const id of ids) sentAt.set(id, sentTime);
-    await producer.send({ topic: input, messages });
+    for (let k = i; k < Math.min(total, i + perTick); k++) sentAt.set(`lat-${k}`, sentTime);
+    await producer.send({ topic: input, messages: encoded.slice(i, i + perTick) });
   }
   const waitUntil = performance.now() + 30_000;
   while (latencies.length < total && performance.now() < waitUntil)
     await new Promise((r) => setTimeout(r, 100));
   await producer.disconnect();
   await consumer.disconnect();
-  await worker.stop();
+  await new Promise<void>((resolve) => {
+    worker.once('exit', () => resolve());
+    worker.kill('SIGTERM');
+  });
   latencies.sort((a, b) => a - b);
   const pct = (p: number) =>
     Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN);

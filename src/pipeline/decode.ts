@@ -22,14 +22,22 @@ export interface DecodedMessage {
 }
 
 export async function decodeMessage(value: Buffer | null, codec: RegistryCodec): Promise<DecodedMessage> {
-  const decoded = await decodeValue(value, codec);
-  return Array.isArray(decoded) ? { envelope: false, items: decoded } : decoded;
+  const decoded = decodeMessageCached(value, codec);
+  if (decoded !== undefined) return decoded;
+  await codec.load(value as Buffer);
+  return decodeMessageCached(value, codec) as DecodedMessage;
 }
 
-async function decodeValue(
-  value: Buffer | null,
-  codec: RegistryCodec,
-): Promise<DecodedItem[] | DecodedMessage> {
+/**
+ * `decodeMessage` without waiting: undefined when the value's Avro schema must first be fetched
+ * (`codec.load(value)`, then call again).
+ */
+export function decodeMessageCached(value: Buffer | null, codec: RegistryCodec): DecodedMessage | undefined {
+  const decoded = decodeValue(value, codec);
+  return decoded === undefined || !Array.isArray(decoded) ? decoded : { envelope: false, items: decoded };
+}
+
+function decodeValue(value: Buffer | null, codec: RegistryCodec): DecodedItem[] | DecodedMessage | undefined {
   if (value === null || value.length === 0) {
     return [{ ok: false, index: 0, error: dataError('EMPTY_VALUE', '', 'the message has no value') }];
   }
@@ -37,7 +45,8 @@ async function decodeValue(
   while (first < value.length && JSON_WHITESPACE.has(value[first] as number)) first++;
   const lead = value[first];
   if (first === 0 && lead === AVRO_MAGIC_BYTE) {
-    const decoded = await codec.decode(value);
+    const decoded = codec.decodeCached(value);
+    if (decoded === undefined) return undefined;
     if (!decoded.ok) return [{ ok: false, index: 0, error: decoded.error }];
     return [validated(decoded.value, 0, '')];
   }

@@ -48,23 +48,57 @@ export interface SourceHeader {
   readonly item?: number;
 }
 
+/**
+ * The x-enrich header of an enrichment: the JSON text of an EnrichHeader. Written by hand, key by key
+ * in EnrichHeader's order (identical to `JSON.stringify` of one, which a unit test checks), because
+ * it is made for every record of the stream.
+ */
 export function enrichHeader(e: Enrichment): string {
-  const value: EnrichHeader = {
-    confidence: e.confidence,
-    brand: e.reasons.brand,
-    category: e.reasons.category,
-    recurring: e.reasons.recurring,
-    intermediary: e.intermediary?.id ?? null,
-    catalog: e.catalog_version,
-    engine: e.engine_version,
-  };
-  return JSON.stringify(value);
+  return (
+    '{"confidence":' +
+    JSON.stringify(e.confidence) +
+    ',"brand":' +
+    JSON.stringify(e.reasons.brand) +
+    ',"category":' +
+    JSON.stringify(e.reasons.category) +
+    ',"recurring":' +
+    JSON.stringify(e.reasons.recurring) +
+    ',"intermediary":' +
+    JSON.stringify(e.intermediary?.id ?? null) +
+    versions(e.catalog_version, e.engine_version)
+  );
+}
+
+let lastVersions: { catalog: string; engine: string; text: string } | null = null;
+
+/** `,"catalog":…,"engine":…}`: the same for every record of a snapshot, so made once per snapshot. */
+function versions(catalog: string, engine: string): string {
+  if (lastVersions === null || lastVersions.catalog !== catalog || lastVersions.engine !== engine) {
+    const text = `,"catalog":${JSON.stringify(catalog)},"engine":${JSON.stringify(engine)}}`;
+    lastVersions = { catalog, engine, text };
+  }
+  return lastVersions.text;
 }
 
 export function sourceHeader(topic: string, partition: number, offset: string, item: number | null): string {
   const value: SourceHeader =
     item === null ? { topic, partition, offset } : { topic, partition, offset, item };
   return JSON.stringify(value);
+}
+
+/**
+ * `sourceHeader` for the records of one input partition: the same text, with the topic and
+ * partition part made once.
+ */
+export function sourceHeaderOf(
+  topic: string,
+  partition: number,
+): (offset: string, item: number | null) => string {
+  const head = `{"topic":${JSON.stringify(topic)},"partition":${JSON.stringify(partition)},"offset":`;
+  return (offset, item) =>
+    item === null
+      ? head + JSON.stringify(offset) + '}'
+      : head + JSON.stringify(offset) + ',"item":' + JSON.stringify(item) + '}';
 }
 
 /**

@@ -5,7 +5,8 @@
  * same transactional id, which bumps the epoch, aborts the old owner's open transaction and makes
  * the old producer's next commit fail.
  */
-import { Partitioners, type Kafka, type Producer } from 'kafkajs';
+import type { Kafka, Producer } from 'kafkajs';
+import { KeyPartitioner } from './partitioner.js';
 
 export class ProducerPool {
   private readonly producers = new Map<string, Promise<Producer>>();
@@ -31,7 +32,7 @@ export class ProducerPool {
       idempotent: true,
       maxInFlightRequests: 1,
       transactionTimeout: this.transactionTimeoutMs,
-      createPartitioner: Partitioners.DefaultPartitioner,
+      createPartitioner: KeyPartitioner,
       // An idempotent producer must not give up on its own (kafkajs warns it breaks EoS); our
       // caller bounds each attempt and the shutdown deadline bounds the whole.
       retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: this.maxRetryTimeMs },
