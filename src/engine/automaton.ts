@@ -99,14 +99,14 @@ export class TokenAutomaton<T> {
 
   /** Matches in a text given as words (looked up in the vocabulary first). */
   search(tokens: readonly string[]): TokenMatch<T>[] {
-    return this.searchIds(Int32Array.from(tokens, (t) => this.vocabulary.id(t)));
+    return this.searchIds(tokens.map((t) => this.vocabulary.id(t)));
   }
 
   /**
    * Matches in a text given as word ids of this automaton's vocabulary (negative = unknown word).
    * `from`/`to` bound the part searched; reported positions are indexes into `ids`.
    */
-  searchIds(ids: Int32Array, from = 0, to = ids.length): TokenMatch<T>[] {
+  searchIds(ids: readonly number[], from = 0, to = ids.length): TokenMatch<T>[] {
     const matches: TokenMatch<T>[] = [];
     const { rootNext, dictLink, outStart, outValue } = this;
     let state = 0;

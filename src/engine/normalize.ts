@@ -12,10 +12,10 @@ export interface NormalizedText {
   /** All tokens of the description, with glued words split. */
   readonly tokens: readonly string[];
   /** The tokens' ids in the snapshot's vocabulary (negative for unknown words). */
-  readonly ids: Int32Array;
+  readonly ids: readonly number[];
   /** Tokens of the bank-supplied merchant name (may be empty), and their ids. */
   readonly merchantTokens: readonly string[];
-  readonly merchantIds: Int32Array;
+  readonly merchantIds: readonly number[];
   /** [start, end) of the tokens that name the merchant. */
   readonly segment: readonly [number, number];
   readonly intermediary: IntermediaryRef | null;
@@ -40,7 +40,7 @@ export interface LexiconHits {
 const NO_MASK: boolean[] = [];
 const NO_HITS: LexiconHits = Object.freeze({ aliases: [], patterns: [], intermediaries: [] });
 
-function scan(ids: Int32Array, snapshot: Snapshot): LexiconHits {
+function scan(ids: readonly number[], snapshot: Snapshot): LexiconHits {
   if (ids.length === 0) return NO_HITS;
   const found = snapshot.lexicon.searchIds(ids);
   if (found.length === 0) return NO_HITS;
@@ -98,7 +98,7 @@ const SEGMENT_TERMINATORS = new Set([
   'بتاريخ',
 ]);
 
-const NO_WORDS: Words = { tokens: [], ids: new Int32Array(0), starts: [], source: '' };
+const NO_WORDS: Words = { tokens: [], ids: [], starts: [], source: '' };
 
 export function normalizeText(description: string, merchantName: string, snapshot: Snapshot): NormalizedText {
   const words = splitGlued(description, snapshot);
@@ -135,9 +135,9 @@ export function normalizeText(description: string, merchantName: string, snapsho
 /** A class rather than an object literal with a closure: one allocation per text, not three. */
 class Normalized implements NormalizedText {
   readonly tokens: readonly string[];
-  readonly ids: Int32Array;
+  readonly ids: readonly number[];
   readonly merchantTokens: readonly string[];
-  readonly merchantIds: Int32Array;
+  readonly merchantIds: readonly number[];
   private described: MerchantWords | null = null;
 
   constructor(
@@ -162,7 +162,7 @@ class Normalized implements NormalizedText {
   }
 }
 
-function allNoise(ids: Int32Array, from: number, to: number, vocabulary: Vocabulary): boolean {
+function allNoise(ids: readonly number[], from: number, to: number, vocabulary: Vocabulary): boolean {
   for (let i = from; i < to; i++) if ((vocabulary.flags(ids[i] as number) & WORD.noise) === 0) return false;
   return true;
 }
@@ -188,7 +188,7 @@ function describeMerchant(
 /** Tokens with their vocabulary ids and where each sits in the (original-case) source text. */
 interface Words {
   readonly tokens: string[];
-  readonly ids: Int32Array;
+  readonly ids: readonly number[];
   readonly starts: number[];
   readonly source: string;
 }
@@ -202,21 +202,21 @@ function displayOf(words: Words, i: number): string {
 function splitGlued(text: string, snapshot: Snapshot): Words {
   const raw = tokenizeText(text);
   const vocabulary = snapshot.vocabulary;
-  const ids = new Int32Array(raw.tokens.length);
+  const ids: number[] = [];
   let tokens: string[] | null = null;
   let starts: number[] | null = null;
   let splitIds: number[] | null = null;
   for (let i = 0; i < raw.tokens.length; i++) {
     const token = raw.tokens[i] as string;
     const id = vocabulary.idAt(token, 0, token.length, raw.hashes[i] as number);
-    ids[i] = id;
+    ids.push(id);
     const split =
       token.length >= 5 && (vocabulary.flags(id) & WORD.whole) === 0 ? splitOf(token, snapshot) : null;
     if (split && !tokens) {
       // Copy only when something splits; most texts keep their tokens as they are.
       tokens = raw.tokens.slice(0, i);
       starts = raw.starts.slice(0, i);
-      splitIds = Array.from(ids.subarray(0, i));
+      splitIds = ids.slice(0, i);
     }
     if (!tokens || !starts || !splitIds) continue;
     const start = raw.starts[i] as number;
@@ -232,7 +232,7 @@ function splitGlued(text: string, snapshot: Snapshot): Words {
   }
   if (!tokens || !starts || !splitIds)
     return { tokens: raw.tokens, ids, starts: raw.starts, source: raw.source };
-  return { tokens, ids: Int32Array.from(splitIds), starts, source: raw.source };
+  return { tokens, ids: splitIds, starts, source: raw.source };
 }
 
 function splitOf(token: string, snapshot: Snapshot): [string, string] | null {
@@ -296,7 +296,12 @@ function lastIndexIn(tokens: readonly string[], words: ReadonlySet<string>): num
 }
 
 /** A filler word or a code with digits (store numbers, references). */
-function isNoise(tokens: readonly string[], ids: Int32Array, i: number, vocabulary: Vocabulary): boolean {
+function isNoise(
+  tokens: readonly string[],
+  ids: readonly number[],
+  i: number,
+  vocabulary: Vocabulary,
+): boolean {
   return (vocabulary.flags(ids[i] as number) & WORD.noise) !== 0 || HAS_DIGIT.test(tokens[i] as string);
 }
 
