@@ -225,6 +225,14 @@ export const SETTINGS = {
     description: 'Longest time a micro-batch waits to fill, in milliseconds.',
     schema: integer(0, 60_000),
   }),
+  partitionsConcurrency: setting({
+    env: 'PARTITIONS_CONCURRENCY',
+    default: '8',
+    rule: 'integer 1-256',
+    description:
+      'Input partitions processed at once, each in its own transaction. At least the partitions one worker owns, so a fetch is one round of transactions, not several (lower latency).',
+    schema: integer(1, 256),
+  }),
   maxInFlightBytes: setting({
     env: 'MAX_IN_FLIGHT_BYTES',
     default: String(64 * 1024 * 1024),

@@ -52,6 +52,7 @@ export type WorkerConfig = Pick<
   | 'consumerGroup'
   | 'batchMaxRecords'
   | 'batchMaxWaitMs'
+  | 'partitionsConcurrency'
   | 'maxInFlightBytes'
   | 'dlqGuardMaxShare'
   | 'dlqGuardWindow'
@@ -64,7 +65,6 @@ export type WorkerConfig = Pick<
 >;
 
 const TRANSACTION_TIMEOUT_MS = 60_000;
-const PARTITIONS_CONCURRENTLY = 4;
 
 export class Worker {
   readonly metrics: WorkerMetrics;
@@ -140,7 +140,10 @@ export class Worker {
       readUncommitted: false,
       maxWaitTimeInMs: this.config.batchMaxWaitMs,
       maxBytes: this.config.maxInFlightBytes,
-      maxBytesPerPartition: Math.max(1, Math.floor(this.config.maxInFlightBytes / PARTITIONS_CONCURRENTLY)),
+      maxBytesPerPartition: Math.max(
+        1,
+        Math.floor(this.config.maxInFlightBytes / this.config.partitionsConcurrency),
+      ),
       sessionTimeout: this.config.kafkaSessionTimeoutMs,
       rebalanceTimeout: this.config.kafkaRebalanceTimeoutMs,
       heartbeatInterval: Math.max(500, Math.floor(this.config.kafkaSessionTimeoutMs / 10)),
@@ -175,7 +178,7 @@ export class Worker {
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: PARTITIONS_CONCURRENTLY,
+      partitionsConsumedConcurrently: this.config.partitionsConcurrency,
       eachBatch: (payload) => this.onBatch(payload),
     });
     this.log.info(

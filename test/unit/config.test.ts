@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       consumerGroup: 'tx-enrich',
       batchMaxRecords: 500,
       batchMaxWaitMs: 50,
+      partitionsConcurrency: 8,
       maxInFlightBytes: 64 * 1024 * 1024,
       dlqGuardMaxShare: 0.5,
       dlqGuardWindow: 1000,
