@@ -196,11 +196,6 @@ export function tokenize(input: string): string[] {
   return tokenizeText(input).tokens;
 }
 
-/** The original-case form of each token (for display names). */
-export function casedTokens(text: TokenizedText): string[] {
-  return text.tokens.map((t, i) => text.source.slice(text.starts[i], (text.starts[i] as number) + t.length));
-}
-
 const ARABIC_LETTER_RE = /[\u0621-\u064a]/;
 
 export function isArabicToken(token: string): boolean {

@@ -21,16 +21,9 @@ export interface DecodedMessage {
   readonly items: DecodedItem[];
 }
 
-export async function decodeMessage(value: Buffer | null, codec: RegistryCodec): Promise<DecodedMessage> {
-  const decoded = decodeMessageCached(value, codec);
-  if (decoded !== undefined) return decoded;
-  await codec.load(value as Buffer);
-  return decodeMessageCached(value, codec) as DecodedMessage;
-}
-
 /**
- * `decodeMessage` without waiting: undefined when the value's Avro schema must first be fetched
- * (`codec.load(value)`, then call again).
+ * Decodes one message without waiting: undefined when the value's Avro schema must first be fetched
+ * (`codec.load(value)`, then call again), so a batch costs no promise per record.
  */
 export function decodeMessageCached(value: Buffer | null, codec: RegistryCodec): DecodedMessage | undefined {
   const decoded = decodeValue(value, codec);

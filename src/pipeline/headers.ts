@@ -80,15 +80,9 @@ function versions(catalog: string, engine: string): string {
   return lastVersions.text;
 }
 
-export function sourceHeader(topic: string, partition: number, offset: string, item: number | null): string {
-  const value: SourceHeader =
-    item === null ? { topic, partition, offset } : { topic, partition, offset, item };
-  return JSON.stringify(value);
-}
-
 /**
- * `sourceHeader` for the records of one input partition: the same text, with the topic and
- * partition part made once.
+ * The x-source header texts of one input partition: the JSON of a SourceHeader, with the topic and
+ * partition part made once (a unit test holds it equal to `JSON.stringify`).
  */
 export function sourceHeaderOf(
   topic: string,
@@ -128,7 +122,7 @@ export function deadLetterHeaders(
   return headers;
 }
 
-/** Parses a JSON header written by enrichHeader or sourceHeader; undefined when absent. */
+/** Parses a JSON header written by enrichHeader or sourceHeaderOf; undefined when absent. */
 export function jsonHeader<T>(headers: IHeaders | undefined, name: string): T | undefined {
   const text = headerText(headers, name);
   return text === undefined ? undefined : (JSON.parse(text) as T);

@@ -6,8 +6,8 @@ import {
   toDisplayCase,
   tokenize,
   tokenizeText,
+  type TokenizedText,
   foldArabic,
-  casedTokens,
 } from '../../../src/engine/text.js';
 import { wordHash } from '../../../src/engine/vocabulary.js';
 
@@ -116,12 +116,12 @@ describe('tokenize', () => {
   it('tokenizeText keeps where each token is, for its original-case form', () => {
     const text = tokenizeText('SQ *Blue Bottle CAFÉ كـارفور');
     expect(text.tokens).toEqual(['sq', 'blue', 'bottle', 'cafe', 'كارفور']);
-    expect(casedTokens(text)).toEqual(['SQ', 'Blue', 'Bottle', 'CAFE', 'كارفور']);
+    expect(casedOf(text)).toEqual(['SQ', 'Blue', 'Bottle', 'CAFE', 'كارفور']);
     expect(text.tokens).toEqual(tokenize('SQ *Blue Bottle CAFÉ كـارفور'));
     // The ASCII fast path and the folding path agree on apostrophes and case.
     const ascii = tokenizeText("McDonald's DXB-12");
     expect(ascii.tokens).toEqual(['mcdonalds', 'dxb', '12']);
-    expect(casedTokens(ascii)).toEqual(['McDonalds', 'DXB', '12']);
+    expect(casedOf(ascii)).toEqual(['McDonalds', 'DXB', '12']);
     const plain = tokenizeText('  AMZN MKTP\tUS*2K3L45  ');
     expect(plain.tokens).toEqual(['amzn', 'mktp', 'us', '2k3l45']);
     expect(plain.starts).toEqual([2, 7, 12, 15]);
@@ -156,6 +156,11 @@ describe('tokenize', () => {
     }
   });
 });
+
+/** The original-case form of each token, from where the tokenizer says it sits. */
+function casedOf(text: TokenizedText): string[] {
+  return text.tokens.map((t, i) => text.source.slice(text.starts[i], (text.starts[i] as number) + t.length));
+}
 
 describe('toDisplayCase', () => {
   it('title-cases words', () => {

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import type { Enrichment } from '../../../src/engine/types.js';
 import {
   enrichHeader,
-  sourceHeader,
   sourceHeaderOf,
   type EnrichHeader,
   type SourceHeader,
@@ -85,7 +84,6 @@ describe('sourceHeaderOf', () => {
         const value: SourceHeader =
           item === null ? { topic, partition, offset } : { topic, partition, offset, item };
         expect(source(offset, item)).toBe(JSON.stringify(value));
-        expect(source(offset, item)).toBe(sourceHeader(topic, partition, offset, item));
       }
     }
   });
