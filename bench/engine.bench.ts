@@ -70,7 +70,7 @@ const result = {
   catalog: {
     brands: data.brands.length,
     product_lines: data.brands.reduce((n, b) => n + (b.product_lines?.length ?? 0), 0),
-    alias_patterns: snapshot.aliases.patternCount,
+    alias_patterns: snapshot.aliasPatternCount,
     snapshot_build_ms: Math.round(buildMs),
   },
   engine: {

@@ -71,11 +71,10 @@ export interface Snapshot {
   readonly engineVersion: string;
   readonly brandsById: ReadonlyMap<number, BrandEntry>;
   readonly brandsBySlug: ReadonlyMap<string, BrandEntry>;
-  readonly aliases: TokenAutomaton<AliasRef>;
+  /** How many alias patterns the lexicon holds (catalog aliases after folding and de-duplication). */
+  readonly aliasPatternCount: number;
   readonly fuzzy: FuzzyIndex<AliasRef>;
-  readonly patterns: TokenAutomaton<PatternRef>;
   readonly keywords: TokenAutomaton<KeywordRef>;
-  readonly intermediaries: TokenAutomaton<IntermediaryRef>;
   /**
    * Aliases, rule phrases and intermediary prefixes in one automaton, so each text is scanned once
    * for all three.
@@ -164,7 +163,6 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       for (const alias of uniqueFolded([...lineName, ...line.aliases])) addAlias(lineEntry, alias, false);
     }
   }
-  const aliases = new TokenAutomaton(aliasPatterns, vocabulary);
 
   // Fuzzy matching only considers single-token aliases long enough that one edit is still telling.
   const fuzzy = new FuzzyIndex<AliasRef>(
@@ -188,7 +186,6 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       };
     }),
   );
-  const patterns = new TokenAutomaton(patternEntries, vocabulary);
   const keywordPatterns = data.rules.keywords.flatMap((k) =>
     k.words.map((word) => {
       const tokens = tokenize(word);
@@ -208,7 +205,6 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       },
     })),
   );
-  const intermediaries = new TokenAutomaton(intermediaryEntries, vocabulary);
   const lexicon = new TokenAutomaton<LexiconEntry>(
     [...aliasPatterns, ...patternEntries, ...intermediaryEntries],
     vocabulary,
@@ -251,11 +247,9 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     engineVersion: ENGINE_VERSION,
     brandsById,
     brandsBySlug,
-    aliases,
+    aliasPatternCount: aliasPatterns.length,
     fuzzy,
-    patterns,
     keywords,
-    intermediaries,
     lexicon,
     cities,
     vocabulary: vocabulary.seal(),
