@@ -22,6 +22,7 @@ import { DeadLetterGuard } from './dlq-guard.js';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
 import { processChunk } from './process-chunk.js';
 import { ProducerPool } from './producer-pool.js';
+import { installRecordEncoder } from './record-encoder.js';
 import { withRetry, sleep } from './retry.js';
 import { RegistryCodec } from './schema-registry.js';
 
@@ -53,6 +54,7 @@ export type WorkerConfig = Pick<
   | 'batchMaxRecords'
   | 'batchMaxWaitMs'
   | 'partitionsConcurrency'
+  | 'kafkaRecordEncoder'
   | 'maxInFlightBytes'
   | 'dlqGuardMaxShare'
   | 'dlqGuardWindow'
@@ -90,6 +92,11 @@ export class Worker {
     metrics?: WorkerMetrics,
   ) {
     this.metrics = metrics ?? createWorkerMetrics();
+    if (config.kafkaRecordEncoder === 'fast') {
+      const outcome = installRecordEncoder();
+      if (!outcome.installed)
+        log.warn({ reason: outcome.reason }, 'fast record encoder not installed; kafkajs encodes');
+    }
     this.kafka = new Kafka({
       clientId: config.kafkaClientId,
       brokers: [...config.kafkaBrokers],

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       batchMaxRecords: 500,
       batchMaxWaitMs: 50,
       partitionsConcurrency: 8,
+      kafkaRecordEncoder: 'fast',
       maxInFlightBytes: 64 * 1024 * 1024,
       dlqGuardMaxShare: 0.5,
       dlqGuardWindow: 1000,
@@ -69,6 +70,7 @@ describe('loadConfig', () => {
       BATCH_MAX_RECORDS: '1000',
       DLQ_GUARD_MAX_SHARE: '0.25',
       LOG_LEVEL: 'debug',
+      KAFKA_RECORD_ENCODER: 'kafkajs',
       HTTP_PORT: '0',
       LOGO_BASE_URL: 'https://cdn.example.com/logos/',
       TENANTS_FILE: 'config/tenants.json',
@@ -78,6 +80,7 @@ describe('loadConfig', () => {
     expect(config.inputTopics).toEqual(['raw.a', 'raw.b']);
     expect(config.inputTopicPattern?.test('raw.eu')).toBe(true);
     expect(config.batchMaxRecords).toBe(1000);
+    expect(config.kafkaRecordEncoder).toBe('kafkajs');
     expect(config.dlqGuardMaxShare).toBe(0.25);
     expect(config.logLevel).toBe('debug');
     expect(config.httpPort).toBe(0);
@@ -105,6 +108,7 @@ describe('loadConfig', () => {
       'must be an http:// or https:// URL',
     ],
     ['bad enum', 'LOG_LEVEL', 'loud', 'must be one of fatal, error, warn, info, debug, trace, silent'],
+    ['bad encoder', 'KAFKA_RECORD_ENCODER', 'turbo', 'must be fast or kafkajs'],
     ['bad broker list', 'KAFKA_BROKERS', 'kafka-1', 'must be a comma-separated list of host:port'],
     ['bad topic name', 'OUTPUT_TOPIC', 'has space', 'must be a Kafka topic name'],
     ['bad topic list', 'INPUT_TOPICS', 'ok,not/ok', 'must be a comma-separated list of Kafka topic names'],
