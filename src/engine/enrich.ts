@@ -35,10 +35,13 @@ export function enrichBatch(
   const byCustomer = indexHistory(history);
   // Earlier transactions of the same batch are history for later ones; only customers that occur
   // more than once in the batch need them remembered.
+  const customers: string[] = [];
   const firstAt = new Map<string, number>();
   const repeated = new Uint8Array(transactions.length);
   for (let i = 0; i < transactions.length; i++) {
-    const customer = (transactions[i] as EngineTransaction).customer_id;
+    const txn = transactions[i] as EngineTransaction;
+    const customer = customerKey(txn.tenant, txn.customer_id);
+    customers.push(customer);
     const first = firstAt.get(customer);
     if (first === undefined) {
       firstAt.set(customer, i);
@@ -50,16 +53,18 @@ export function enrichBatch(
   const results: Enrichment[] = [];
   for (let i = 0; i < transactions.length; i++) {
     const txn = transactions[i] as EngineTransaction;
-    const known = byCustomer.size === 0 ? undefined : byCustomer.get(txn.customer_id);
+    const customer = customers[i] as string;
+    const known = byCustomer.size === 0 ? undefined : byCustomer.get(customer);
     const result = enrichOne(txn, snapshot, known ?? NO_HISTORY);
     results.push(result);
     if (repeated[i] === 0) continue;
-    let list = byCustomer.get(txn.customer_id);
+    let list = byCustomer.get(customer);
     if (!list) {
       list = [];
-      byCustomer.set(txn.customer_id, list);
+      byCustomer.set(customer, list);
     }
     list.push({
+      tenant: result.tenant,
       customer_id: txn.customer_id,
       brand_id: result.brand?.id ?? null,
       merchant_key: result.merchant_key,
@@ -193,13 +198,19 @@ function subscriptionDecision(brand: BrandEntry, tokens: readonly string[]): Rec
   return { value: true, reason: `subscription-brand:${brand.slug}` };
 }
 
+/** History belongs to a tenant's customer: the same customer id at two tenants is two people. */
+function customerKey(tenant: string | undefined, customerId: string): string {
+  return tenant === undefined || tenant === DEFAULT_TENANT ? customerId : `${tenant}\u0000${customerId}`;
+}
+
 function indexHistory(history: readonly HistoryEntry[]): Map<string, HistoryEntry[]> {
   const map = new Map<string, HistoryEntry[]>();
   for (const h of history) {
-    let list = map.get(h.customer_id);
+    const key = customerKey(h.tenant, h.customer_id);
+    let list = map.get(key);
     if (!list) {
       list = [];
-      map.set(h.customer_id, list);
+      map.set(key, list);
     }
     list.push(h);
   }

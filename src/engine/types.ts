@@ -6,8 +6,19 @@ export interface EngineTransaction extends Transaction {
   readonly tenant?: string;
 }
 
-/** An earlier transaction of a customer, as the pipeline remembers it, for recurring detection. */
+/** A tenant's customer (customer ids are the bank's own: two tenants may both have `c-1`). */
+export interface CustomerRef {
+  readonly tenant: string;
+  readonly customer_id: string;
+}
+
+/**
+ * An earlier transaction of a customer, as the pipeline remembers it, for recurring detection. A
+ * customer is a tenant's: two banks' customers who share an id share no history.
+ */
 export interface HistoryEntry {
+  /** Absent: the default tenant, as for an EngineTransaction without one. */
+  readonly tenant?: string;
   readonly customer_id: string;
   readonly brand_id: number | null;
   readonly merchant_key: string;

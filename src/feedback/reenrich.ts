@@ -41,17 +41,12 @@ export function merchantTextKey(
   return normalizeText(row.raw_description, row.merchant_name, snapshot).merchant().merchantKey;
 }
 
-/** The customer key used for history inside a re-run: tenants never share a customer's history. */
-function historyCustomer(tenant: string, customerId: string): string {
-  return `${tenant}\u0000${customerId}`;
-}
-
 export function toEngineTransaction(row: IndexRow): EngineTransaction {
   return {
     raw_description: row.raw_description,
     amount: row.amount,
     transaction_id: row.transaction_id,
-    customer_id: historyCustomer(row.tenant, row.customer_id),
+    customer_id: row.customer_id,
     // Not kept in the index (personal data the engine does not use).
     account_id: '',
     card_id: '',
@@ -107,8 +102,7 @@ export function applyOverride(e: Enrichment, row: IndexRow, snapshot: Snapshot):
 
 /**
  * Runs the engine on `rows` (sorted by time, so earlier ones are history for later ones) with
- * `history` (the customers' other transactions, customer ids keyed by tenant as in
- * {@link historyCustomer}).
+ * `history` (the customers' other transactions).
  */
 export function reenrich(
   rows: readonly IndexRow[],

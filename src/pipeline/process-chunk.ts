@@ -11,7 +11,7 @@ import type { IHeaders, KafkaMessage, Message } from 'kafkajs';
 import { enrichBatch } from '../engine/enrich.js';
 import { toV3Record, type V3Record } from '../engine/records.js';
 import type { Snapshot } from '../engine/snapshot.js';
-import type { EngineTransaction, Enrichment, HistoryEntry } from '../engine/types.js';
+import type { CustomerRef, EngineTransaction, Enrichment, HistoryEntry } from '../engine/types.js';
 import type { DataError } from '../errors.js';
 import { decodeMessageCached, type DecodedMessage } from './decode.js';
 import { HEADER, deadLetterHeaders, enrichHeader, headerText, sourceHeaderOf } from './headers.js';
@@ -26,7 +26,7 @@ export interface ChunkContext {
   readonly defaultTenant: string;
   readonly logoBaseUrl: string;
   /** Earlier transactions of these customers (from the brand store), for recurring detection. */
-  readonly historyFor?: (customerIds: readonly string[]) => Promise<readonly HistoryEntry[]>;
+  readonly historyFor?: (customers: readonly CustomerRef[]) => Promise<readonly HistoryEntry[]>;
   /** Wall-clock time stamped on the records as `enriched_at` (the engine itself has no clock). */
   readonly now: number;
 }
@@ -75,9 +75,7 @@ export async function processChunk(
   }
 
   const history =
-    ctx.historyFor && transactions.length > 0
-      ? await ctx.historyFor([...new Set(transactions.map((t) => t.customer_id))])
-      : [];
+    ctx.historyFor && transactions.length > 0 ? await ctx.historyFor(customersOf(transactions)) : [];
   const results = enrichBatch(transactions, ctx.snapshot, history);
   const enriched: Message[] = [];
   const enrichments: ChunkResult['enrichments'] = [];
@@ -130,6 +128,21 @@ type EnrichedValue = { transaction_id: string; customer_id: string } & V3Record 
     revision: number;
     enriched_at: number;
   };
+
+/** Each tenant's customer once. */
+function customersOf(transactions: readonly EngineTransaction[]): CustomerRef[] {
+  const seen = new Set<string>();
+  const customers: CustomerRef[] = [];
+  for (const t of transactions) {
+    // processChunk has put the tenant on every transaction it enriches.
+    const tenant = t.tenant as string;
+    const key = `${tenant}\u0000${t.customer_id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    customers.push({ tenant, customer_id: t.customer_id });
+  }
+  return customers;
+}
 
 /** The original key, value and headers, untouched, plus the reason and where it came from. */
 function deadLetter(

@@ -15,7 +15,7 @@ import {
 } from 'kafkajs';
 import type { Config } from '../config.js';
 import type { Snapshot } from '../engine/snapshot.js';
-import type { EngineTransaction, Enrichment, HistoryEntry } from '../engine/types.js';
+import type { CustomerRef, EngineTransaction, Enrichment, HistoryEntry } from '../engine/types.js';
 import { InfrastructureError } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
 import { DeadLetterGuard } from './dlq-guard.js';
@@ -31,7 +31,7 @@ export interface WorkerHooks {
   /** The current brand snapshot (may change while running, e.g. after a correction). */
   snapshot(): Snapshot;
   /** Earlier transactions of these customers, for recurring detection. */
-  history?(customerIds: readonly string[]): Promise<readonly HistoryEntry[]>;
+  history?(customers: readonly CustomerRef[]): Promise<readonly HistoryEntry[]>;
   /** Called after the engine, before the Kafka commit; must be idempotent (a replay repeats it). */
   indexEnriched?(items: readonly { transaction: EngineTransaction; enrichment: Enrichment }[]): Promise<void>;
   /**

@@ -4,7 +4,7 @@
  * a replay writes the same row), read for recurring history (one query per chunk) and for
  * re-enrichment after a correction.
  */
-import type { EngineTransaction, Enrichment, HistoryEntry } from '../engine/types.js';
+import type { CustomerRef, EngineTransaction, Enrichment, HistoryEntry } from '../engine/types.js';
 import type { Queryable } from './db.js';
 
 export interface IndexedItem {
@@ -130,28 +130,31 @@ export const HISTORY_PER_MERCHANT = 8;
  */
 export async function historyFor(
   q: Queryable,
-  customerIds: readonly string[],
+  customers: readonly CustomerRef[],
   perMerchant = HISTORY_PER_MERCHANT,
 ): Promise<HistoryEntry[]> {
-  if (customerIds.length === 0) return [];
+  if (customers.length === 0) return [];
   const { rows } = await q.query<{
+    tenant: string;
     customer_id: string;
     brand_id: number | null;
     merchant_key: string;
     occurred_at: string;
     amount: number;
   }>(
-    `SELECT customer_id, brand_id, merchant_key, occurred_at, amount FROM (
-       SELECT customer_id, brand_id, merchant_key, occurred_at, amount,
-              row_number() OVER (PARTITION BY customer_id, merchant_key ORDER BY occurred_ts DESC) AS rn,
-              count(*) OVER (PARTITION BY customer_id, merchant_key) AS n
+    `SELECT tenant, customer_id, brand_id, merchant_key, occurred_at, amount FROM (
+       SELECT tenant, customer_id, brand_id, merchant_key, occurred_at, amount,
+              row_number() OVER (PARTITION BY tenant, customer_id, merchant_key ORDER BY occurred_ts DESC) AS rn,
+              count(*) OVER (PARTITION BY tenant, customer_id, merchant_key) AS n
        FROM enriched_index
-       WHERE customer_id = ANY($1::text[]) AND merchant_key <> ''
+       WHERE (tenant, customer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+         AND merchant_key <> ''
      ) h
-     WHERE rn <= $2 AND n >= 2`,
-    [[...customerIds], perMerchant],
+     WHERE rn <= $3 AND n >= 2`,
+    [customers.map((c) => c.tenant), customers.map((c) => c.customer_id), perMerchant],
   );
   return rows.map((r) => ({
+    tenant: r.tenant,
     customer_id: r.customer_id,
     brand_id: r.brand_id === null ? null : Number(r.brand_id),
     merchant_key: r.merchant_key,
@@ -242,7 +245,8 @@ export async function historyExcluding(q: Queryable, rows: readonly IndexRow[]):
   return found
     .filter((r) => !excluded.has(`${r.tenant}\u0000${r.transaction_id}`))
     .map((r) => ({
-      customer_id: `${r.tenant}\u0000${r.customer_id}`,
+      tenant: r.tenant,
+      customer_id: r.customer_id,
       brand_id: r.brand_id === null ? null : Number(r.brand_id),
       merchant_key: r.merchant_key,
       occurred_at: r.occurred_at,

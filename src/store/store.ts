@@ -77,7 +77,7 @@ export async function prepareStore(
 export function storeWorkerHooks(db: Database, snapshots: StoreSnapshot): WorkerHooks {
   return {
     snapshot: () => snapshots.current(),
-    history: (customerIds) => historyFor(db, customerIds),
+    history: (customers) => historyFor(db, customers),
     indexEnriched: async (items) => {
       await upsertIndex(db, items);
     },

@@ -216,7 +216,11 @@ describe.each(backends)('brand store contract on %s', (backend) => {
       replay.push(performance.now() - started);
     }
     const historyStarted = performance.now();
-    await historyFor(db, [...new Set(chunks[0]!.map((c) => c.transaction.customer_id))]);
+    const customers = [...new Set(chunks[0]!.map((c) => c.transaction.customer_id))];
+    await historyFor(
+      db,
+      customers.map((customer_id) => ({ tenant: 'bank-a', customer_id })),
+    );
     const historyMs = performance.now() - historyStarted;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
     process.stderr.write(
@@ -229,7 +233,7 @@ describe.each(backends)('brand store contract on %s', (backend) => {
     expect(await count()).toBe(afterFirst);
   });
 
-  it('reads recurring history in one query: per customer and merchant, only repeated merchants', async () => {
+  it('reads recurring history in one query: per tenant, customer and merchant, only repeated merchants', async () => {
     const monthly = [1, 2, 3].map((m) => ({
       ...samples(1, 900 + m, 'bank-h', `hist-${m}`)[0]!,
       customer_id: 'hist-cust',
@@ -244,10 +248,24 @@ describe.each(backends)('brand store contract on %s', (backend) => {
       raw_description: 'IKEA DUBAI',
       merchant_name: 'IKEA',
     };
-    await upsertIndex(db, items([...monthly, once]));
-    const history = await historyFor(db, ['hist-cust']);
+    // Another bank's customer with the same id pays a gym monthly: not this customer's history.
+    const otherBank = [1, 2, 3].map((m) => ({
+      ...monthly[m - 1]!,
+      tenant: 'bank-h2',
+      transaction_id: `hist-other-${m}`,
+      raw_description: 'FITNESS FIRST',
+      merchant_name: 'Fitness First',
+    }));
+    await upsertIndex(db, items([...monthly, once, ...otherBank]));
+    const history = await historyFor(db, [{ tenant: 'bank-h', customer_id: 'hist-cust' }]);
     expect(history).toHaveLength(3);
     expect(new Set(history.map((h) => h.merchant_key)).size).toBe(1);
+    expect(history.every((h) => h.tenant === 'bank-h' && h.customer_id === 'hist-cust')).toBe(true);
+    const both = await historyFor(db, [
+      { tenant: 'bank-h', customer_id: 'hist-cust' },
+      { tenant: 'bank-h2', customer_id: 'hist-cust' },
+    ]);
+    expect(both.filter((h) => h.tenant === 'bank-h2')).toHaveLength(3);
   });
 
   it('applies a merchant correction in one transaction: audit, mappings, outbox; a replay changes nothing', async () => {

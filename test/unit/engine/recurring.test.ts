@@ -144,6 +144,18 @@ describe('recurring through enrichBatch', () => {
     expect(e.reasons.recurring).toBe('no-history');
   });
 
+  it("another tenant's customer with the same id does not share the history", () => {
+    const otherBank = brandHistory('customer-1', monthlyDates).map((h) => ({ ...h, tenant: 'bank-b' }));
+    const e = enrichOne(snapshot, nextPayment, otherBank);
+    expect(e.recurring).toBe(false);
+    expect(e.reasons.recurring).toBe('no-history');
+    const sameBank = enrichOne(snapshot, { ...nextPayment, tenant: 'bank-b' }, otherBank);
+    expect(sameBank.recurring).toBe(true);
+    // History without a tenant is the default tenant's, as transactions without one are.
+    const defaultTenant = brandHistory('customer-1', monthlyDates).map((h) => ({ ...h, tenant: 'default' }));
+    expect(enrichOne(snapshot, nextPayment, defaultTenant).recurring).toBe(true);
+  });
+
   it('irregular purchases at the same brand stay non-recurring', () => {
     const irregular = ['2024-03-02T09:00:00Z', '2024-03-05T09:00:00Z', '2024-03-27T09:00:00Z'];
     const e = enrichOne(snapshot, nextPayment, brandHistory('customer-1', irregular));
@@ -223,6 +235,9 @@ describe('recurring through enrichBatch', () => {
     const results = enrichBatch(batch, snapshot);
     expect(results.map((r) => r.recurring)).toEqual([false, false, false, true, false]);
     expect(results[3]?.reasons.recurring).toBe('history:monthly');
+    // The same customer id at another tenant in the same batch is someone else.
+    const mixed = batch.map((t, i) => (i === 2 ? { ...t, tenant: 'bank-b' } : t));
+    expect(enrichBatch(mixed, snapshot).map((r) => r.recurring)).toEqual([false, false, false, false, false]);
   });
 
   it('batch history and given history combine', () => {
