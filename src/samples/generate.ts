@@ -73,8 +73,8 @@ const NON_MERCHANT: readonly {
   { text: 'OWN ACCOUNT TRANSFER', direction: 'DEBIT', transfer: true, self: true },
 ];
 
-/** A small, fast, seedable PRNG (mulberry32). */
-function rng(seed: number): () => number {
+/** A small, fast, seedable PRNG (mulberry32): the same seed gives the same samples and test cases. */
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -90,7 +90,7 @@ export function* generateSamples(
   count: number,
   options: SampleOptions = {},
 ): Generator<SampleRecord> {
-  const random = rng(options.seed ?? 42);
+  const random = seededRandom(options.seed ?? 42);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const customers = options.customers ?? 500;
   const badShare = options.badShare ?? 0;

@@ -56,16 +56,7 @@ export function slugOf(snapshot: Snapshot, e: Enrichment): string | null {
 }
 
 /** Deterministic 32-bit PRNG (mulberry32), so property tests are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../../../src/samples/generate.js';
 
 /** Recursively freezes an object graph (for mutation checks). */
 export function deepFreeze<T>(value: T): T {

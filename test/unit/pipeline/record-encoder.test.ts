@@ -3,6 +3,7 @@
 // and null fields, repeated headers, large values), so switching it on changes CPU, never the wire.
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import { seededRandom as random } from '../../../src/samples/generate.js';
 import {
   SUPPORTED_KAFKAJS_VERSION,
   encodeRecord,
@@ -14,18 +15,6 @@ import {
 const require = createRequire(import.meta.url);
 type Encode = (record: RecordInput) => EncodedRecord;
 const kafkajsRecord = require('kafkajs/src/protocol/recordBatch/record/v0/index.js') as Encode;
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = ['a', 'Z', '7', ' ', '-', '"', 'é', 'ك', 'ة', '٣', '€', '😀', '\n'];
 
