@@ -170,6 +170,40 @@ async function audit(q: Queryable, row: AuditRow): Promise<void> {
 }
 
 /** The correction as kept in the audit: everything but the customer id (the reporter digest counts). */
+/** The audit row of an operator's brand add or edit: the brand is the scope (no tenant, transaction or merchant). */
+async function auditBrandAction(
+  q: Queryable,
+  a: {
+    readonly correctionId: string;
+    readonly reason: string;
+    readonly payload: Record<string, unknown>;
+    readonly brandId: number;
+    readonly subCategoryId: string | null;
+    readonly reenriched: number;
+    readonly source: string;
+  },
+): Promise<void> {
+  await audit(q, {
+    correction_id: a.correctionId,
+    tenant: null,
+    transaction_id: null,
+    reporter: null,
+    actor: 'operator',
+    scope: 'brand',
+    status: 'applied',
+    reason: a.reason,
+    payload: a.payload,
+    merchant_key: null,
+    merchant_id: null,
+    proposal_key: null,
+    brand_id: a.brandId,
+    sub_category_id: a.subCategoryId,
+    reenriched: a.reenriched,
+    source: a.source,
+    reported_at: Date.now(),
+  });
+}
+
 function auditPayload(c: Correction): Record<string, unknown> {
   return {
     brand_id: c.brand_id,
@@ -639,24 +673,14 @@ export async function applyBrandEdit(
     await updateIndexed(tx, result.updates);
     const event = await brandEvent(tx, brandId, correctionId, 'updated');
     await enqueue(tx, [event, ...result.messages]);
-    await audit(tx, {
-      correction_id: correctionId,
-      tenant: null,
-      transaction_id: null,
-      reporter: null,
-      actor: 'operator',
-      scope: 'brand',
-      status: 'applied',
+    await auditBrandAction(tx, {
+      correctionId,
       reason: 'brand update',
       payload: { brand_id: brandId, edit, aliases },
-      merchant_key: null,
-      merchant_id: null,
-      proposal_key: null,
-      brand_id: brandId,
-      sub_category_id: edit.sub_category_id ?? null,
+      brandId,
+      subCategoryId: edit.sub_category_id ?? null,
       reenriched: result.messages.length,
       source,
-      reported_at: Date.now(),
     });
     return {
       status: 'applied',
@@ -702,24 +726,14 @@ export async function applyBrandAdd(
     }
     const id = await insertBrand(tx, { ...brand, origin: 'operator' });
     await enqueue(tx, [await brandEvent(tx, id, correctionId, 'added')]);
-    await audit(tx, {
-      correction_id: correctionId,
-      tenant: null,
-      transaction_id: null,
-      reporter: null,
-      actor: 'operator',
-      scope: 'brand',
-      status: 'applied',
+    await auditBrandAction(tx, {
+      correctionId,
       reason: 'brand added',
       payload: { brand_id: id, ...brand },
-      merchant_key: null,
-      merchant_id: null,
-      proposal_key: null,
-      brand_id: id,
-      sub_category_id: brand.sub_category_id,
+      brandId: id,
+      subCategoryId: brand.sub_category_id,
       reenriched: 0,
       source,
-      reported_at: Date.now(),
     });
     return { status: 'applied', correctionId, action: 'brand-add', reenriched: 0, events: 1, brandId: id };
   });
