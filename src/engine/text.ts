@@ -193,7 +193,9 @@ function tokenizeFolded(input: string): TokenizedText {
 
 /** Splits folded text into alphanumeric tokens (Latin, digits, Arabic letters). */
 export function tokenize(input: string): string[] {
-  return tokenizeText(input).tokens;
+  // A copy: the snapshot keeps these arrays, and V8 would learn from that to allocate every token
+  // array of the tokenizer (one per transaction, short-lived) straight in the old generation.
+  return tokenizeText(input).tokens.slice();
 }
 
 const ARABIC_LETTER_RE = /[\u0621-\u064a]/;
