@@ -94,6 +94,15 @@ const BANK_COUNTERPARTY_RULES = new Set<RuleKind>([
   'interest',
 ]);
 
+/**
+ * Sending money abroad or buying currency through a remittance or exchange house: the house is the
+ * business the customer chose (and pays), so it keeps its brand, unlike a bank that only carries a
+ * transfer.
+ */
+const MONEY_TRANSFER_RULES = new Set<RuleKind>(['remittance', 'currency_exchange']);
+/** Default sub-categories of remittance and exchange houses (Transfer Out Remittance, Currency Exchange). */
+const MONEY_TRANSFER_BUSINESSES = new Set(['15-3', '21-1']);
+
 /** MCCs of banks themselves (cash disbursement by financial institutions). */
 const BANK_MCCS = ['6010', '6011', '6012'];
 
@@ -110,6 +119,8 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   const found = findPatterns(input.text, direction);
   const brandCategory = input.brand ? input.brand.brand.category_id : null;
   const brandIsMerchant = brandCategory !== null && !FINANCIAL_CATEGORIES.has(brandCategory);
+  const moneyTransferBrand =
+    input.brand !== null && MONEY_TRANSFER_BUSINESSES.has(input.brand.brand.sub_category_id);
 
   // Salary and pension arrive as transfers; the flag must not hide them.
   if (inward && found.size > 0) {
@@ -122,8 +133,10 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   if (input.is_transfer) {
     const remittance =
       found.get('remittance') ?? (input.brand?.brand.sub_category_id === '15-3' ? input.brand : undefined);
-    if (remittance)
-      return decided(inward ? '14-5' : '15-3', 0.95, 'flag:is_transfer+remittance', 'remittance');
+    if (remittance) {
+      const rule = moneyTransferBrand ? null : 'remittance';
+      return decided(inward ? '14-5' : '15-3', 0.95, 'flag:is_transfer+remittance', rule);
+    }
     return decided(inward ? '14-3' : '15-2', 0.95, 'flag:is_transfer', 'transfer');
   }
 
@@ -146,7 +159,9 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     if (!sub) continue;
     // Paying a card issuer or a lender, or being charged by a bank: the bank is the counterparty
     // and keeps its brand. For transfers and salaries it is only the channel.
-    const counterparty = brandCategory !== null && !brandIsMerchant && BANK_COUNTERPARTY_RULES.has(kind);
+    const counterparty =
+      (brandCategory !== null && !brandIsMerchant && BANK_COUNTERPARTY_RULES.has(kind)) ||
+      (moneyTransferBrand && MONEY_TRANSFER_RULES.has(kind));
     return decided(sub, 0.9, `pattern:${kind}:"${p.phrase}"`, counterparty ? null : kind);
   }
 

@@ -70,7 +70,7 @@ describe('non-merchant patterns', () => {
     ['حوالة داخلية', 'CREDIT', '14-3', 'transfer'],
     // remittances
     ['REMITTANCE TO INDIA', 'DEBIT', '15-3', 'remittance'],
-    ['WESTERN UNION', 'CREDIT', '14-5', 'remittance'],
+    ['INWARD REMITTANCE', 'CREDIT', '14-5', 'remittance'],
     ['حوالة دولية', 'DEBIT', '15-3', 'remittance'],
     ['تحويل دولي', 'CREDIT', '14-5', 'remittance'],
     // cheques
@@ -190,10 +190,27 @@ describe('bank flags', () => {
     expect(
       enrich({ raw_description: 'REMITTANCE', is_transfer: true, direction: 'CREDIT' }).sub_category.id,
     ).toBe('14-5');
-    const brand = enrich({ raw_description: 'LULU EXCHANGE', is_transfer: true });
-    expect(brand.sub_category.id).toBe('15-3');
-    expect(brand.rule).toBe('remittance');
-    expect(brand.brand).toBeNull();
+    const bank = enrich({ raw_description: 'EMIRATES NBD REMITTANCE', is_transfer: true });
+    expect(bank.sub_category.id).toBe('15-3');
+    expect(bank.rule).toBe('remittance');
+    expect(bank.brand).toBeNull(); // the bank only carries the transfer
+  });
+
+  it('a remittance or exchange house keeps its brand: the customer chose it and pays it', () => {
+    const flagged = enrich({ raw_description: 'LULU EXCHANGE', is_transfer: true });
+    expect(flagged.sub_category.id).toBe('15-3');
+    expect(flagged.rule).toBeNull();
+    expect(flagged.brand?.name).toBe('LuLu Exchange');
+    const inward = enrich({ raw_description: 'WESTERN UNION', direction: 'CREDIT' });
+    expect(inward.sub_category.id).toBe('14-5');
+    expect(inward.brand?.name).toBe('Western Union');
+    expect(inward.reasons.category).toMatch(/^pattern:remittance:/);
+    const fx = enrich({ raw_description: 'AL ANSARI EXCHANGE DXB MALL FX PURCHASE' });
+    expect(fx.sub_category.id).toBe('21-1');
+    expect(fx.brand?.name).toBe('Al Ansari Exchange');
+    const travelex = enrich({ raw_description: 'TRAVELEX CURRENCY EXCHANGE HEATHROW' });
+    expect(travelex.sub_category.id).toBe('21-1');
+    expect(travelex.brand?.name).toBe('Travelex');
   });
 
   it('a salary that arrives flagged as a transfer is still salary', () => {
