@@ -131,8 +131,11 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   }
 
   if (input.is_transfer) {
+    // A transfer through an exchange house (`... EXCHANGE FX`, `صرافة`) is a remittance too.
     const remittance =
-      found.get('remittance') ?? (input.brand?.brand.sub_category_id === '15-3' ? input.brand : undefined);
+      found.get('remittance') ??
+      found.get('currency_exchange') ??
+      (input.brand?.brand.sub_category_id === '15-3' ? input.brand : undefined);
     if (remittance) {
       const rule = moneyTransferBrand ? null : 'remittance';
       return decided(inward ? '14-5' : '15-3', 0.95, 'flag:is_transfer+remittance', rule);

@@ -71,6 +71,8 @@ describe('non-merchant patterns', () => {
     // remittances
     ['REMITTANCE TO INDIA', 'DEBIT', '15-3', 'remittance'],
     ['INWARD REMITTANCE', 'CREDIT', '14-5', 'remittance'],
+    ['GULF OVERSEAS EXCHANGE REMIT', 'DEBIT', '15-3', 'remittance'],
+    ['INWARD TT FROM HDFC BANK INDIA', 'CREDIT', '14-5', 'remittance'],
     ['حوالة دولية', 'DEBIT', '15-3', 'remittance'],
     ['تحويل دولي', 'CREDIT', '14-5', 'remittance'],
     // cheques
@@ -190,6 +192,8 @@ describe('bank flags', () => {
     expect(
       enrich({ raw_description: 'REMITTANCE', is_transfer: true, direction: 'CREDIT' }).sub_category.id,
     ).toBe('14-5');
+    // Through an exchange house: the exchange wording makes a flagged transfer a remittance.
+    expect(enrich({ raw_description: 'XYZ MONEY EXCHANGE', is_transfer: true }).sub_category.id).toBe('15-3');
     const bank = enrich({ raw_description: 'EMIRATES NBD REMITTANCE', is_transfer: true });
     expect(bank.sub_category.id).toBe('15-3');
     expect(bank.rule).toBe('remittance');
