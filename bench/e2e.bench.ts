@@ -5,8 +5,8 @@
  *    the same run a passthrough that copies key and value bytes through the very same consumer,
  *    per-partition transactional producers, batching and commits, each drain it from the start.
  *    Reports sustained records/s of both and their ratio, and the CPU the broker and the worker used.
- *    Options: BENCH_E2E_THREADS=1 (also the worker-thread prototype), BENCH_E2E_CPU_PROF=dir (V8
- *    CPU profiles of the workers).
+ *    Options: BENCH_E2E_THREADS=1 (also the worker-thread prototype), BENCH_E2E_SHAPED=1 (also
+ *    enriched-shaped output without enriching), BENCH_E2E_CPU_PROF=dir (V8 CPU profiles of the workers).
  * 2. Latency: records offered at a fixed 2,000/s for 20 s to a worker process; p50/p99 from the moment a record was
  *    sent to the moment a read_committed consumer received its enriched record.
  *
@@ -34,6 +34,12 @@ const LATENCY_SECONDS = Number(process.env.BENCH_E2E_LATENCY_SECONDS ?? 20);
  * what moving the enrichment off the Kafka thread would give on this machine.
  */
 const THREADS = process.env.BENCH_E2E_THREADS === '1';
+/**
+ * BENCH_E2E_SHAPED=1: also drain writing enriched-shaped records (real enriched values and headers,
+ * nothing decoded, validated, enriched or encoded): the highest rate the enriched output allows with
+ * this client, whatever the enrichment costs.
+ */
+const SHAPED = process.env.BENCH_E2E_SHAPED === '1';
 const run = `bench-${Date.now().toString(36)}`;
 
 async function main(): Promise<void> {
@@ -85,6 +91,7 @@ async function main(): Promise<void> {
     runs[`passthrough_x${instances}`] = await drain(kafka, addresses, raw, 'passthrough', instances);
     runs[`enrich_x${instances}`] = await drain(kafka, addresses, raw, 'enrich', instances);
     if (THREADS) runs[`threads_x${instances}`] = await drain(kafka, addresses, raw, 'threads', instances);
+    if (SHAPED) runs[`shaped_x${instances}`] = await drain(kafka, addresses, raw, 'shaped', instances);
   }
   const latency = await measureLatency(kafka, addresses, registry, schemaId);
   await producer.disconnect();
@@ -98,6 +105,9 @@ async function main(): Promise<void> {
     const t = runs[`threads_x${instances}`];
     if (t && p)
       ratios[`x${instances}_threads_prototype`] = round(t.records_per_second / p.records_per_second);
+    const sh = runs[`shaped_x${instances}`];
+    if (sh && p)
+      ratios[`x${instances}_shaped_output_only`] = round(sh.records_per_second / p.records_per_second);
   }
   const result = {
     records: RECORDS,
@@ -143,7 +153,7 @@ async function drain(
   kafka: Kafka,
   addresses: Addresses,
   input: string,
-  mode: 'enrich' | 'passthrough' | 'threads',
+  mode: 'enrich' | 'passthrough' | 'threads' | 'shaped',
   instances: number,
 ) {
   const output = `${run}.${mode}.${instances}`;
