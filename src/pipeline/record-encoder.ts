@@ -142,6 +142,18 @@ export function installRecordEncoder(): InstallOutcome {
   return { installed: true };
 }
 
+/** Whether kafkajs encodes produced records with `encodeRecord` in this process (installs nothing). */
+export function recordEncoderInstalled(): boolean {
+  const require = createRequire(import.meta.url);
+  try {
+    const path = require.resolve('kafkajs/src/protocol/recordBatch/record/v0/index.js');
+    const exported = require.cache[path]?.exports as { [INSTALLED]?: true } | undefined;
+    return exported?.[INSTALLED] === true;
+  } catch {
+    return false;
+  }
+}
+
 function isSmallInteger(n: unknown): n is number {
   return typeof n === 'number' && Number.isInteger(n) && n > -MAX_FAST_DELTA && n < MAX_FAST_DELTA;
 }

@@ -1,7 +1,9 @@
 // Guarantee: the worker enriches what arrives on a raw topic, Confluent-framed Avro and plain JSON
 // alike (and each item of a {"transactions": [...]} envelope), and publishes one v3 record per
 // transaction to the output topic, keyed by customer_id, that decodes through the registry, with the
-// documented headers (tenant, confidence, reasons, versions, source topic/partition/offset).
+// documented headers (tenant, confidence, reasons, versions, source topic/partition/offset). The
+// records are written by our record encoder (the default), so the broker accepting them and the
+// registry decoding them is also that encoder's end-to-end check.
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { readFileSync } from 'node:fs';
 import { Partitioners } from 'kafkajs';
@@ -17,6 +19,7 @@ import {
   type EnrichHeader,
   type SourceHeader,
 } from '../../src/pipeline/headers.js';
+import { recordEncoderInstalled } from '../../src/pipeline/record-encoder.js';
 import { Worker } from '../../src/pipeline/worker.js';
 import { createTopics, stackEnv, testKafka, uniqueName } from '../support/index.js';
 import { readCommitted } from '../support/enriched-records.js';
@@ -84,6 +87,7 @@ describe('worker: enrich and publish', () => {
     });
     const snapshot = buildSnapshot(loadReferenceData());
     worker = new Worker(config, createLogger('warn'), { snapshot: () => snapshot });
+    expect(recordEncoderInstalled()).toBe(true);
     await worker.start((error) => {
       throw error;
     });

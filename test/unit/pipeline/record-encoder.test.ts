@@ -8,6 +8,7 @@ import {
   SUPPORTED_KAFKAJS_VERSION,
   encodeRecord,
   installRecordEncoder,
+  recordEncoderInstalled,
   type EncodedRecord,
   type RecordInput,
 } from '../../../src/pipeline/record-encoder.js';
@@ -97,7 +98,9 @@ describe('installRecordEncoder', () => {
   });
 
   it('makes kafkajs produce requests carry the same record batch bytes as before', async () => {
+    expect(recordEncoderInstalled()).toBe(false);
     expect(installRecordEncoder()).toEqual({ installed: true });
+    expect(recordEncoderInstalled()).toBe(true);
     expect(installRecordEncoder()).toEqual({ installed: true }); // idempotent
 
     const installed = require('kafkajs/src/protocol/recordBatch/record/v0/index.js') as Encode;
