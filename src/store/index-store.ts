@@ -143,11 +143,14 @@ export async function historyFor(
     amount: number;
   }>(
     `SELECT tenant, customer_id, brand_id, merchant_key, occurred_at, amount FROM (
+       -- customer_id = ANY(...) lets the planner use the (customer_id, merchant_key, occurred_ts) index;
+       -- the pair test keeps two tenants' customers who share an id apart.
        SELECT tenant, customer_id, brand_id, merchant_key, occurred_at, amount,
               row_number() OVER (PARTITION BY tenant, customer_id, merchant_key ORDER BY occurred_ts DESC) AS rn,
               count(*) OVER (PARTITION BY tenant, customer_id, merchant_key) AS n
        FROM enriched_index
-       WHERE (tenant, customer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+       WHERE customer_id = ANY($2::text[])
+         AND (tenant, customer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
          AND merchant_key <> ''
      ) h
      WHERE rn <= $3 AND n >= 2`,
