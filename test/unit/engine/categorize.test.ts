@@ -71,7 +71,7 @@ describe('non-merchant patterns', () => {
     // remittances
     ['REMITTANCE TO INDIA', 'DEBIT', '15-3', 'remittance'],
     ['INWARD REMITTANCE', 'CREDIT', '14-5', 'remittance'],
-    ['GULF OVERSEAS EXCHANGE REMIT', 'DEBIT', '15-3', 'remittance'],
+    ['QWZX EXCHANGE REMIT', 'DEBIT', '15-3', 'remittance'],
     ['INWARD TT FROM HDFC BANK INDIA', 'CREDIT', '14-5', 'remittance'],
     ['حوالة دولية', 'DEBIT', '15-3', 'remittance'],
     ['تحويل دولي', 'CREDIT', '14-5', 'remittance'],
