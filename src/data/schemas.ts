@@ -156,6 +156,14 @@ export const locationsSchema = z.object({
   cities: z.array(z.string().min(1)),
   /** US and Canadian state and province codes, only stripped after a city. */
   regions: z.array(z.string().min(1)),
+  /**
+   * Names of countries money is sent to and from, by ISO code, in English and Arabic: a transfer
+   * "to" or "from" a country other than the account's is a remittance.
+   */
+  country_names: z.record(
+    z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 code'),
+    z.array(z.string().min(1)).min(1),
+  ),
 });
 export type Locations = z.infer<typeof locationsSchema>;
 

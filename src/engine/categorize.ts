@@ -8,6 +8,7 @@ import type { TokenMatch } from './automaton.js';
 import type { BrandMatch } from './match.js';
 import type { NormalizedText } from './normalize.js';
 import type { KeywordRef, PatternRef, Snapshot } from './snapshot.js';
+import { tokenize } from './text.js';
 
 export type Direction = 'DEBIT' | 'CREDIT';
 
@@ -29,6 +30,8 @@ export interface CategorizeInput {
   readonly brand: BrandMatch | null;
   /** A sub-category learned from feedback for this merchant, if any. */
   readonly learnedSubCategory: string | null;
+  /** The account's country (ISO alpha-2, upper case): a transfer to another country is a remittance. */
+  readonly country: string;
 }
 
 /** Kinds in the order they win when several phrases are present. */
@@ -135,7 +138,8 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     const remittance =
       found.get('remittance') ??
       found.get('currency_exchange') ??
-      (input.brand?.brand.sub_category_id === '15-3' ? input.brand : undefined);
+      (input.brand?.brand.sub_category_id === '15-3' ? input.brand : undefined) ??
+      foreignCountry(input, snapshot);
     if (remittance) {
       const rule = moneyTransferBrand ? null : 'remittance';
       return decided(inward ? '14-5' : '15-3', 0.95, 'flag:is_transfer+remittance', rule);
@@ -157,6 +161,9 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       if (purpose && PURPOSE_SUB_CATEGORIES.has(purpose.sub_category_id)) {
         return decided(purpose.sub_category_id, 0.7, `keyword:"${purpose.word}"+${kind}`, null, refund);
       }
+    }
+    if (kind === 'transfer' && foreignCountry(input, snapshot)) {
+      return decided(inward ? '14-5' : '15-3', 0.85, `pattern:transfer:"${p.phrase}"+abroad`, 'remittance');
     }
     const sub = subCategoryForRule(kind, direction, input);
     if (!sub) continue;
@@ -258,6 +265,24 @@ function subCategoryForRule(kind: RuleKind, direction: Direction, input: Categor
 
 /** The strongest phrase of each kind present, respecting each phrase's direction. */
 const NO_PATTERNS: ReadonlyMap<RuleKind, PatternRef> = new Map();
+
+// As the tokenizer folds them (`إلى` becomes `الي`).
+const TO_WORDS = new Set(['to', ...tokenize('إلى')]);
+const FROM_WORDS = new Set(['from', ...tokenize('من')]);
+
+/**
+ * The ISO code of another country the text sends money to (a debit: `TRANSFER TO INDIA`,
+ * `حوالة إلى باكستان`) or receives it from (a credit: `FROM PAKISTAN`), or undefined. Only a country
+ * named right after "to" or "from": a country name elsewhere is often part of a bank's or a shop's.
+ */
+function foreignCountry(input: CategorizeInput, snapshot: Snapshot): string | undefined {
+  const { tokens, ids } = input.text;
+  const words = input.direction === 'CREDIT' ? FROM_WORDS : TO_WORDS;
+  for (const m of snapshot.countryNames.searchIds(ids)) {
+    if (m.value !== input.country && m.start > 0 && words.has(tokens[m.start - 1] as string)) return m.value;
+  }
+  return undefined;
+}
 
 function findPatterns(text: NormalizedText, direction: Direction): ReadonlyMap<RuleKind, PatternRef> {
   if (text.hits.patterns.length === 0 && text.merchantHits.patterns.length === 0) return NO_PATTERNS;

@@ -97,6 +97,7 @@ function enrichOne(txn: EngineTransaction, snapshot: Snapshot, history: readonly
       text,
       brand: match,
       learnedSubCategory: learned?.mapping.sub_category_id ?? null,
+      country,
     },
     snapshot,
   );

@@ -81,6 +81,8 @@ export interface Snapshot {
    */
   readonly lexicon: TokenAutomaton<LexiconEntry>;
   readonly cities: TokenAutomaton<string>;
+  /** Country names (English and Arabic) → ISO code, for transfers to or from another country. */
+  readonly countryNames: TokenAutomaton<string>;
   /**
    * Every word of the automata, plus noise, country, city and region words, with its kind: each
    * token of a text is looked up here once.
@@ -211,6 +213,10 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
   );
   const cityPatterns = data.locations.cities.map((c) => ({ tokens: tokenize(c), value: c }));
   const cities = new TokenAutomaton(cityPatterns, vocabulary);
+  const countryNamePatterns = Object.entries(data.locations.country_names).flatMap(([code, names]) =>
+    names.map((n) => ({ tokens: tokenize(n), value: code })),
+  );
+  const countryNames = new TokenAutomaton(countryNamePatterns, vocabulary);
 
   const mcc = new Map<string, string>();
   for (const [code, entry] of Object.entries(data.mccMap.map)) mcc.set(code, entry.sub_category_id);
@@ -223,7 +229,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
   }
 
   // Every word of every automaton is known and never split; the kinds below say more.
-  for (const p of [...patternEntries, ...keywordPatterns, ...intermediaryEntries]) {
+  for (const p of [...patternEntries, ...keywordPatterns, ...intermediaryEntries, ...countryNamePatterns]) {
     for (const t of p.tokens) vocabulary.add(t, WORD.whole);
   }
   for (const p of aliasPatterns) for (const t of p.tokens) vocabulary.add(t, WORD.alias | WORD.whole);
@@ -252,6 +258,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     keywords,
     lexicon,
     cities,
+    countryNames,
     vocabulary: vocabulary.seal(),
     mcc,
     taxonomy,

@@ -200,6 +200,27 @@ describe('bank flags', () => {
     expect(bank.brand).toBeNull(); // the bank only carries the transfer
   });
 
+  it('a transfer to or from another country (named after "to" / "from") is a remittance', () => {
+    const out = (raw_description: string, country: string, is_transfer = true) =>
+      enrich({ raw_description, country, is_transfer }).sub_category.id;
+    expect(out('BEC TRANSFER TO INDIA', 'KW')).toBe('15-3');
+    expect(out('حوالة إنجاز إلى باكستان', 'SA')).toBe('15-3');
+    expect(out('FUND TRANSFER TO SRI LANKA', 'QA', false)).toBe('15-3');
+    expect(
+      enrich({ raw_description: 'TRANSFER FROM PAKISTAN', direction: 'CREDIT', is_transfer: true })
+        .sub_category.id,
+    ).toBe('14-5');
+    // The account's own country, a country not right after "to", or a bank named after a country: a transfer.
+    expect(out('TRANSFER TO UAE', 'AE')).toBe('15-2');
+    expect(out('TRANSFER TO BANK OF INDIA', 'AE')).toBe('15-2');
+    expect(out('INDIA TRANSFER', 'AE')).toBe('15-2');
+    // A credit "to" a country is not money coming from abroad.
+    expect(
+      enrich({ raw_description: 'TRANSFER TO INDIA', direction: 'CREDIT', is_transfer: true }).sub_category
+        .id,
+    ).toBe('14-3');
+  });
+
   it('a remittance or exchange house keeps its brand: the customer chose it and pays it', () => {
     const flagged = enrich({ raw_description: 'LULU EXCHANGE', is_transfer: true });
     expect(flagged.sub_category.id).toBe('15-3');
