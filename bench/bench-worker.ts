@@ -6,6 +6,7 @@
  * `threads` is the measurement prototype of bench/threads/offload.ts (enrichment on a worker thread);
  * `shaped` writes enriched-shaped records without enriching (see below).
  */
+import { setFlagsFromString } from 'node:v8';
 import { loadConfig } from '../src/config.js';
 import { loadReferenceData } from '../src/data/load.js';
 import { buildSnapshot } from '../src/engine/snapshot.js';
@@ -14,6 +15,9 @@ import type { IHeaders, Message } from 'kafkajs';
 import { HEADER, sourceHeaderOf } from '../src/pipeline/headers.js';
 import { processChunk } from '../src/pipeline/process-chunk.js';
 import { Worker } from '../src/pipeline/worker.js';
+
+// As bin/tx-enrich.js does for the real worker.
+setFlagsFromString('--no-allocation-site-pretenuring');
 
 const mode = process.argv[2];
 if (mode !== 'enrich' && mode !== 'passthrough' && mode !== 'threads' && mode !== 'shaped') {
