@@ -159,18 +159,7 @@ async function drain(
   const output = `${run}.${mode}.${instances}`;
   const group = `${output}-group`;
   process.stderr.write(`${mode} x${instances}: draining ${RECORDS} records...\n`);
-  const env = {
-    ...process.env,
-    KAFKA_BROKERS: addresses.brokers.join(','),
-    SCHEMA_REGISTRY_URL: addresses.registry,
-    INPUT_TOPICS: input,
-    OUTPUT_TOPIC: output,
-    DLQ_TOPIC: `${run}.dlq`,
-    CONSUMER_GROUP: group,
-    BATCH_MAX_RECORDS: BATCH,
-    KAFKA_SESSION_TIMEOUT_MS: '10000',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
-  };
+  const env = { ...workerEnv(addresses, input, output), BATCH_MAX_RECORDS: BATCH };
   // BENCH_E2E_CPU_PROF=dir: each worker writes V8 CPU profiles (one per thread; tsx's loader runs on
   // its own) to dir/<run>-<mode>-x<instances>-<i>/ when it exits.
   const profileDir = process.env.BENCH_E2E_CPU_PROF;
@@ -225,6 +214,21 @@ async function drain(
   };
 }
 
+/** The environment of a benchmark worker process (configured as `tx-enrich worker` is). */
+function workerEnv(addresses: Addresses, input: string, output: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    KAFKA_BROKERS: addresses.brokers.join(','),
+    SCHEMA_REGISTRY_URL: addresses.registry,
+    INPUT_TOPICS: input,
+    OUTPUT_TOPIC: output,
+    DLQ_TOPIC: `${run}.dlq`,
+    CONSUMER_GROUP: `${output}-group`,
+    KAFKA_SESSION_TIMEOUT_MS: '10000',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
+  };
+}
+
 /**
  * Offers records at a fixed rate to an enrichment worker running as its own process (as deployed)
  * and measures, per record, the time from the producer's send to receipt of the enriched record by a
@@ -241,18 +245,7 @@ async function measureLatency(
   const input = `${run}.lat.raw`;
   const output = `${run}.lat.enriched`;
   const worker = spawn(process.execPath, ['--import', 'tsx', 'bench/bench-worker.ts', 'enrich'], {
-    env: {
-      ...process.env,
-      KAFKA_BROKERS: addresses.brokers.join(','),
-      SCHEMA_REGISTRY_URL: addresses.registry,
-      INPUT_TOPICS: input,
-      OUTPUT_TOPIC: output,
-      DLQ_TOPIC: `${run}.dlq`,
-      CONSUMER_GROUP: `${output}-group`,
-      BATCH_MAX_WAIT_MS: '20',
-      KAFKA_SESSION_TIMEOUT_MS: '10000',
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
-    },
+    env: { ...workerEnv(addresses, input, output), BATCH_MAX_WAIT_MS: '20' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const total = LATENCY_RATE * LATENCY_SECONDS;
