@@ -107,6 +107,8 @@ export type InstallOutcome =
   { readonly installed: true } | { readonly installed: false; readonly reason: string };
 
 const INSTALLED = Symbol.for('tx-enrich.record-encoder');
+/** kafkajs' record encoder module: the one `installRecordEncoder` replaces. */
+const RECORD_MODULE = 'kafkajs/src/protocol/recordBatch/record/v0/index.js';
 
 /**
  * Makes kafkajs produce with `encodeRecord` (falling back to its own encoder record by record where
@@ -119,7 +121,7 @@ export function installRecordEncoder(): InstallOutcome {
   let producePath: string;
   try {
     version = (require('kafkajs/package.json') as { version: string }).version;
-    recordPath = require.resolve('kafkajs/src/protocol/recordBatch/record/v0/index.js');
+    recordPath = require.resolve(RECORD_MODULE);
     producePath = require.resolve('kafkajs/src/protocol/requests/produce/v3/request.js');
   } catch (error) {
     return { installed: false, reason: `kafkajs internals not found (${String(error)})` };
@@ -134,8 +136,7 @@ export function installRecordEncoder(): InstallOutcome {
   }
   const module = require.cache[recordPath];
   if (module === undefined) return { installed: false, reason: 'kafkajs record module not cached' };
-  const original = loaded;
-  const replacement = Object.assign((record: RecordInput) => encodeRecord(record) ?? original(record), {
+  const replacement = Object.assign((record: RecordInput) => encodeRecord(record) ?? loaded(record), {
     [INSTALLED]: true as const,
   });
   module.exports = replacement;
@@ -146,7 +147,7 @@ export function installRecordEncoder(): InstallOutcome {
 export function recordEncoderInstalled(): boolean {
   const require = createRequire(import.meta.url);
   try {
-    const path = require.resolve('kafkajs/src/protocol/recordBatch/record/v0/index.js');
+    const path = require.resolve(RECORD_MODULE);
     const exported = require.cache[path]?.exports as { [INSTALLED]?: true } | undefined;
     return exported?.[INSTALLED] === true;
   } catch {
