@@ -7,8 +7,9 @@
  *    Reports sustained records/s of both and their ratio, and the CPU the broker and the worker used.
  *    Options: BENCH_E2E_THREADS=1 (also the worker-thread prototype), BENCH_E2E_SHAPED=1 (also
  *    enriched-shaped output without enriching), BENCH_E2E_CPU_PROF=dir (V8 CPU profiles of the workers).
- * 2. Latency: records offered at a fixed 2,000/s for 20 s to a worker process; p50/p99 from the moment a record was
- *    sent to the moment a read_committed consumer received its enriched record.
+ * 2. Latency: records offered at a fixed 2,000/s to a worker process, 5 s of warm-up (reported apart)
+ *    then 20 s measured; p50/p99 from the moment a record was sent to the moment a read_committed
+ *    consumer received its enriched record. BENCH_E2E_LATENCY_SECONDS / _WARM_SECONDS change the two.
  *
  * Uses KAFKA_BROKERS / SCHEMA_REGISTRY_URL when set, else the local jar stack (started if needed).
  * Prints JSON (stdout) and a readable table (stderr).
@@ -29,6 +30,7 @@ const LATENCY_RATE = 2_000;
 /** Worker processes per run: 1, then as many as the machine has cores (the worker scales by instances). */
 const INSTANCES = (process.env.BENCH_E2E_INSTANCES ?? `1,${cpus().length}`).split(',').map(Number);
 const LATENCY_SECONDS = Number(process.env.BENCH_E2E_LATENCY_SECONDS ?? 20);
+const LATENCY_WARM_SECONDS = Number(process.env.BENCH_E2E_LATENCY_WARM_SECONDS ?? 5);
 /**
  * BENCH_E2E_THREADS=1: also drain with the worker-thread prototype (bench/threads/offload.ts), to see
  * what moving the enrichment off the Kafka thread would give on this machine.
@@ -127,6 +129,10 @@ async function main(): Promise<void> {
   for (const [k, v] of Object.entries(ratios)) rows.push([`ratio enrich / passthrough, ${k}`, String(v)]);
   rows.push(['latency p50 / p99 at 2,000/s (ms)', `${latency.p50_ms} / ${latency.p99_ms}`]);
   rows.push(['latency max, records measured', `${latency.max_ms} ms, ${latency.records}`]);
+  rows.push([
+    `latency p50 / p99 / max, first ${LATENCY_WARM_SECONDS} s (warm-up)`,
+    `${latency.warm_up.p50_ms} / ${latency.warm_up.p99_ms} / ${latency.warm_up.max_ms}`,
+  ]);
   const w = Math.max(...rows.map((r) => r[0].length));
   process.stderr.write(rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n') + '\n');
 }
@@ -233,8 +239,10 @@ function workerEnv(addresses: Addresses, input: string, output: string): NodeJS.
  * Offers records at a fixed rate to an enrichment worker running as its own process (as deployed)
  * and measures, per record, the time from the producer's send to receipt of the enriched record by a
  * read_committed consumer. Records are encoded before the clock starts, so the offering loop does
- * little besides sending; a first record must make the whole trip before the clock starts, so the
- * worker's start and group join are not counted.
+ * little besides sending. One record per partition must make the whole trip before the clock
+ * starts (the worker's start, group join and producers are not counted); then the first
+ * LATENCY_WARM_SECONDS of traffic at the rate are measured apart (JIT and connection warm-up of a
+ * worker that has just started), and the steady state after them is the figure.
  */
 async function measureLatency(
   kafka: Kafka,
@@ -248,8 +256,11 @@ async function measureLatency(
     env: { ...workerEnv(addresses, input, output), BATCH_MAX_WAIT_MS: '20' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const total = LATENCY_RATE * LATENCY_SECONDS;
-  const samples = [...generateSamples(loadReferenceData(), total + 1, { seed: 5, customers: 2_000 })];
+  const warmCount = LATENCY_RATE * LATENCY_WARM_SECONDS;
+  const total = warmCount + LATENCY_RATE * LATENCY_SECONDS;
+  const samples = [
+    ...generateSamples(loadReferenceData(), total + PARTITIONS, { seed: 5, customers: 2_000 }),
+  ];
   const encoded: Message[] = [];
   for (const [i, s] of samples.entries()) {
     const v: Record<string, unknown> = {
@@ -258,11 +269,13 @@ async function measureLatency(
     };
     encoded.push({ key: String(v.customer_id), value: await registry.encode(schemaId, v) });
   }
-  const warmUp = encoded.pop() as Message;
+  // The last PARTITIONS records: one first trip through each partition.
+  const firstTrips = encoded.splice(total).map((m, partition) => ({ ...m, partition }));
 
   const sentAt = new Map<string, number>();
+  const warmLatencies: number[] = [];
   const latencies: number[] = [];
-  let warmedUp = false;
+  let tripsDone = 0;
   const consumer = kafka.consumer({
     groupId: `${output}-reader`,
     readUncommitted: false,
@@ -277,8 +290,9 @@ async function measureLatency(
         // The transaction id is the first Avro field; decoding it is cheap and exact.
         const v = (await registry.decode(m.value as Buffer)) as { transaction_id: string };
         const sent = sentAt.get(v.transaction_id);
-        if (sent !== undefined) latencies.push(now - sent);
-        else if (v.transaction_id === `lat-${total}`) warmedUp = true;
+        const n = Number(v.transaction_id.slice('lat-'.length));
+        if (sent !== undefined) (n < warmCount ? warmLatencies : latencies).push(now - sent);
+        else if (n >= total) tripsDone++;
       }
     },
   });
@@ -287,15 +301,17 @@ async function measureLatency(
     allowAutoTopicCreation: false,
   });
   await producer.connect();
-  await producer.send({ topic: input, messages: [warmUp] });
-  const warmUntil = performance.now() + 60_000;
-  while (!warmedUp) {
-    if (performance.now() > warmUntil) throw new Error('latency: the warm-up record never came through');
+  await producer.send({ topic: input, messages: firstTrips });
+  const tripsUntil = performance.now() + 60_000;
+  while (tripsDone < PARTITIONS) {
+    if (performance.now() > tripsUntil) throw new Error('latency: the first records never came through');
     if (worker.exitCode !== null) throw new Error('latency: the worker exited early');
     await new Promise((r) => setTimeout(r, 50));
   }
 
-  process.stderr.write(`latency: offering ${LATENCY_RATE} records/s for ${LATENCY_SECONDS} s...\n`);
+  process.stderr.write(
+    `latency: offering ${LATENCY_RATE} records/s for ${LATENCY_WARM_SECONDS} s (warm-up) + ${LATENCY_SECONDS} s...\n`,
+  );
   const tick = 10; // ms: 20 records every 10 ms
   const perTick = Math.round((LATENCY_RATE * tick) / 1000);
   const t0 = performance.now();
@@ -308,7 +324,7 @@ async function measureLatency(
     await producer.send({ topic: input, messages: encoded.slice(i, i + perTick) });
   }
   const waitUntil = performance.now() + 30_000;
-  while (latencies.length < total && performance.now() < waitUntil)
+  while (warmLatencies.length + latencies.length < total && performance.now() < waitUntil)
     await new Promise((r) => setTimeout(r, 100));
   await producer.disconnect();
   await consumer.disconnect();
@@ -316,17 +332,31 @@ async function measureLatency(
     worker.once('exit', () => resolve());
     worker.kill('SIGTERM');
   });
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN);
+  const steady = percentiles(latencies);
+  const warm = percentiles(warmLatencies);
   return {
     offered_per_second: LATENCY_RATE,
+    warm_up_seconds: LATENCY_WARM_SECONDS,
     records: latencies.length,
-    of: total,
-    p50_ms: pct(0.5),
-    p99_ms: pct(0.99),
-    max_ms: Math.round(latencies[latencies.length - 1] ?? NaN),
+    of: total - warmCount,
+    p50_ms: steady.p50,
+    p99_ms: steady.p99,
+    max_ms: steady.max,
+    warm_up: {
+      records: warmLatencies.length,
+      of: warmCount,
+      p50_ms: warm.p50,
+      p99_ms: warm.p99,
+      max_ms: warm.max,
+    },
   };
+}
+
+function percentiles(values: number[]): { p50: number; p99: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const pct = (p: number) =>
+    Math.round(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN);
+  return { p50: pct(0.5), p99: pct(0.99), max: Math.round(sorted[sorted.length - 1] ?? NaN) };
 }
 
 /** Total CPU seconds of the local stack's broker process, when this machine runs it. */

@@ -11,22 +11,30 @@ import { KeyPartitioner } from './partitioner.js';
 export class ProducerPool {
   private readonly producers = new Map<string, Promise<Producer>>();
 
+  /**
+   * `prepare` runs once per new producer, after it is initialised and before anyone gets it (the
+   * worker reads the partition's resume point there).
+   */
   constructor(
     private readonly kafka: Kafka,
     private readonly groupId: string,
     private readonly transactionTimeoutMs: number,
     private readonly maxRetryTimeMs: number,
+    private readonly prepare: (topic: string, partition: number) => Promise<void> = async () => {},
   ) {}
 
   static transactionalId(groupId: string, topic: string, partition: number): string {
     return `${groupId}-${topic}-${partition}`;
   }
 
-  /** The producer for a partition, created and initialised (fencing older owners) on first use. */
-  get(topic: string, partition: number): { producer: Promise<Producer>; created: boolean } {
+  /**
+   * The producer for a partition, created, initialised (fencing older owners) and prepared on first
+   * use: on assignment, or at the partition's first batch if that came first.
+   */
+  get(topic: string, partition: number): Promise<Producer> {
     const key = `${topic}\u0000${partition}`;
     const existing = this.producers.get(key);
-    if (existing) return { producer: existing, created: false };
+    if (existing) return existing;
     const producer = this.kafka.producer({
       transactionalId: ProducerPool.transactionalId(this.groupId, topic, partition),
       idempotent: true,
@@ -37,11 +45,22 @@ export class ProducerPool {
       // caller bounds each attempt and the shutdown deadline bounds the whole.
       retry: { retries: Number.MAX_SAFE_INTEGER, initialRetryTime: 200, maxRetryTime: this.maxRetryTimeMs },
     });
-    const ready = producer.connect().then(() => producer);
-    // A failed connect must not poison the pool: the next batch tries again.
-    ready.catch(() => this.producers.delete(key));
+    const ready = (async () => {
+      await producer.connect();
+      try {
+        await this.prepare(topic, partition);
+      } catch (error) {
+        await producer.disconnect().catch(() => undefined);
+        throw error;
+      }
+      return producer;
+    })();
+    // A failed start must not poison the pool: the next batch tries again.
+    ready.catch(() => {
+      if (this.producers.get(key) === ready) this.producers.delete(key);
+    });
     this.producers.set(key, ready);
-    return { producer: ready, created: true };
+    return ready;
   }
 
   /** Closes the producers of partitions not in `keep` (called after a rebalance). */

@@ -113,6 +113,7 @@ export class Worker {
       config.consumerGroup,
       TRANSACTION_TIMEOUT_MS,
       config.retryMaxDelayMs,
+      (topic, partition) => this.setFloor(topic, partition),
     );
     this.guard = new DeadLetterGuard(config.dlqGuardWindow, config.dlqGuardMaxShare);
   }
@@ -169,6 +170,15 @@ export class Worker {
         for (const key of closed) this.floors.delete(key.replace(':', '\u0000'));
         if (closed.length > 0) this.log.info({ closed }, 'closed producers of revoked partitions');
       });
+      // Start the producers of the partitions we got now, not at their first batch: initialising
+      // one fences the previous owner and takes several round trips, which would otherwise fall on
+      // the first records' latency. A failure here is retried by that first batch.
+      for (const key of keep) {
+        const [topic, partition] = key.split('\u0000') as [string, string];
+        this.producers.get(topic, Number(partition)).catch((error: unknown) => {
+          this.log.warn({ topic, partition: Number(partition), err: error }, 'starting a producer failed');
+        });
+      }
     });
     consumer.on(consumer.events.REBALANCING, () => {
       this.log.info('rebalancing');
@@ -237,9 +247,7 @@ export class Worker {
     const { batch } = payload;
     const { topic, partition } = batch;
     const key = ProducerPool.key(topic, partition);
-    const { producer: producerReady, created } = this.producers.get(topic, partition);
-    const producer = await producerReady;
-    if (created) await this.setFloor(topic, partition);
+    const producer = await this.producers.get(topic, partition);
     const floor = this.floors.get(key) ?? -1n;
 
     const messages = batch.messages.filter((m) => BigInt(m.offset) >= floor);
@@ -285,7 +293,7 @@ export class Worker {
     chunk: readonly KafkaMessage[],
     topic: string,
     partition: number,
-    producer: Awaited<ReturnType<ProducerPool['get']>['producer']>,
+    producer: Awaited<ReturnType<ProducerPool['get']>>,
   ): Promise<void> {
     const started = performance.now();
     const last = chunk[chunk.length - 1] as KafkaMessage;
