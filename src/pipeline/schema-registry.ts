@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import type { Schema } from '@kafkajs/confluent-schema-registry/dist/@types.js';
 import { InfrastructureError, dataError, type DataError } from '../errors.js';
+import { compileFlatRecordWriter } from './avro-writer.js';
 
 const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
 
@@ -47,6 +48,8 @@ export class RegistryCodec {
    * fetched a schema is used without asking again (and without a timer per record).
    */
   private readonly schemas = new Map<number, Schema>();
+  /** Writers of prepared schemas, by id: our flat-record writer where it applies, else avsc's type. */
+  private readonly writers = new Map<number, AvroType>();
 
   constructor(readonly url: string) {
     // The client's own retries would hide an outage behind long waits; our caller retries instead.
@@ -165,9 +168,15 @@ export class RegistryCodec {
    * all live until the batch is sent: see `framedEncoder`.
    */
   batchEncoder(schemaId: number): (record: unknown) => Buffer {
-    const schema = this.schemas.get(schemaId);
-    if (!schema) throw new Error(`schema ${schemaId} is not prepared`);
-    return framedEncoder(schema as unknown as AvroType, schemaId);
+    let writer = this.writers.get(schemaId);
+    if (writer === undefined) {
+      const schema = this.schemas.get(schemaId);
+      if (!schema) throw new Error(`schema ${schemaId} is not prepared`);
+      // Kept per schema id, so the writer's remembered strings outlive a batch.
+      writer = compileFlatRecordWriter(avroSchemaOf(schema)) ?? (schema as unknown as AvroType);
+      this.writers.set(schemaId, writer);
+    }
+    return framedEncoder(writer, schemaId);
   }
 
   /** Encodes a record with a registered schema id (fetches the schema the first time). */
@@ -210,6 +219,12 @@ export function framedEncoder(type: AvroType, schemaId: number): (record: unknow
       pos = 0;
     }
   };
+}
+
+/** The JSON schema of a parsed Avro schema (avsc's `schema()`), or null for another kind. */
+function avroSchemaOf(schema: Schema): unknown {
+  const avsc = schema as unknown as { schema?: () => unknown };
+  return typeof avsc.schema === 'function' ? avsc.schema() : null;
 }
 
 function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
