@@ -15,6 +15,8 @@ RUN npm run build
 # --- runtime: production dependencies only, non-root ------------------------------------------------
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
+# A larger young generation for the worker's micro-batches (src/cli/worker-command.ts, WORKER_NODE_OPTIONS).
+ENV NODE_OPTIONS=--max-semi-space-size=64
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev && npm cache clean --force

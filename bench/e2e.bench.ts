@@ -20,6 +20,7 @@ import { cpus } from 'node:os';
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { Kafka, Partitioners, logLevel, type Message } from 'kafkajs';
 import { stackStatus, stackUp, stackOptions } from '../scripts/stack.js';
+import { WORKER_NODE_OPTIONS } from '../src/cli/worker-command.js';
 import { loadReferenceData } from '../src/data/load.js';
 import { generateSamples } from '../src/samples/generate.js';
 
@@ -172,10 +173,14 @@ async function drain(
   const profile = (i: number): string[] =>
     profileDir ? ['--cpu-prof', '--cpu-prof-dir', `${profileDir}/${run}-${mode}-x${instances}-${i}`] : [];
   const children = Array.from({ length: instances }, (_, i) =>
-    spawn(process.execPath, [...profile(i), '--import', 'tsx', 'bench/bench-worker.ts', mode], {
-      env,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    }),
+    spawn(
+      process.execPath,
+      [...WORKER_NODE_OPTIONS, ...profile(i), '--import', 'tsx', 'bench/bench-worker.ts', mode],
+      {
+        env,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    ),
   );
   const admin = kafka.admin();
   await admin.connect();
@@ -252,10 +257,14 @@ async function measureLatency(
 ) {
   const input = `${run}.lat.raw`;
   const output = `${run}.lat.enriched`;
-  const worker = spawn(process.execPath, ['--import', 'tsx', 'bench/bench-worker.ts', 'enrich'], {
-    env: { ...workerEnv(addresses, input, output), BATCH_MAX_WAIT_MS: '20' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const worker = spawn(
+    process.execPath,
+    [...WORKER_NODE_OPTIONS, '--import', 'tsx', 'bench/bench-worker.ts', 'enrich'],
+    {
+      env: { ...workerEnv(addresses, input, output), BATCH_MAX_WAIT_MS: '20' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const warmCount = LATENCY_RATE * LATENCY_WARM_SECONDS;
   const total = warmCount + LATENCY_RATE * LATENCY_SECONDS;
   const samples = [

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { WORKER_NODE_OPTIONS } from './worker-command.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = join(ROOT, 'bin', 'tx-enrich.js');
@@ -53,7 +54,8 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
 
   const children: ChildProcess[] = [];
   const run = (args: string[], stdio: 'inherit' | 'ignore' | 'log'): ChildProcess => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const nodeOptions = args[0] === 'worker' ? WORKER_NODE_OPTIONS : [];
+    const child = spawn(process.execPath, [...nodeOptions, BIN, ...args], {
       cwd: ROOT,
       env,
       stdio:

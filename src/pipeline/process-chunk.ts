@@ -29,13 +29,19 @@ export interface ChunkContext {
   readonly historyFor?: (customers: readonly CustomerRef[]) => Promise<readonly HistoryEntry[]>;
   /** Wall-clock time stamped on the records as `enriched_at` (the engine itself has no clock). */
   readonly now: number;
+  /**
+   * Whether the caller wants `enrichments` (for the brand store's index). Without a store nobody
+   * reads them, and keeping every transaction and result of a chunk alive until the chunk is
+   * committed makes each young-generation collection copy them.
+   */
+  readonly keepEnrichments?: boolean;
 }
 
 export interface ChunkResult {
   readonly enriched: Message[];
   readonly deadLetters: Message[];
   readonly deadLetterCodes: string[];
-  /** The engine's results, for the brand store's index. */
+  /** The engine's results, for the brand store's index (empty unless `keepEnrichments`). */
   readonly enrichments: { readonly transaction: EngineTransaction; readonly enrichment: Enrichment }[];
 }
 
@@ -114,7 +120,7 @@ export async function processChunk(
       enriched_at: ctx.now,
     };
     enriched.push({ key: txn.customer_id, value: encode(value), headers });
-    enrichments.push({ transaction: txn, enrichment: e });
+    if (ctx.keepEnrichments) enrichments.push({ transaction: txn, enrichment: e });
   }
   return { enriched, deadLetters, deadLetterCodes, enrichments };
 }

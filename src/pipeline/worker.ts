@@ -311,9 +311,12 @@ export class Worker {
           logoBaseUrl: this.config.logoBaseUrl ?? '',
           ...(this.hooks.history ? { historyFor: this.hooks.history.bind(this.hooks) } : {}),
           now: Date.now(),
+          keepEnrichments: this.hooks.indexEnriched !== undefined,
         });
         if (this.hooks.indexEnriched && result.enrichments.length > 0)
           await this.hooks.indexEnriched(result.enrichments);
+        // Indexed: let the chunk's transactions and results go before the Kafka round trips.
+        result.enrichments.length = 0;
         const transaction = await producer.transaction();
         this.activeTransactions.add(transaction);
         try {
