@@ -1,10 +1,12 @@
 /**
  * One worker instance for `npm run bench:e2e`, as its own process (so several instances use several
- * cores, as in production): `tsx bench/bench-worker.ts enrich|passthrough|threads`. Configuration from the
+ * cores, as in production): `tsx bench/bench-worker.ts enrich|passthrough|threads|shaped|store`. Configuration from the
  * environment, like `tx-enrich worker`; `passthrough` copies key, value and headers through the
  * same consumer, transactional producers and batching without decoding, enriching or encoding;
  * `threads` is the measurement prototype of bench/threads/offload.ts (enrichment on a worker thread);
- * `shaped` writes enriched-shaped records without enriching (see below).
+ * `shaped` writes enriched-shaped records without enriching (see below); `store` is the worker as
+ * `tx-enrich worker` runs it, with the brand store (DATABASE_URL, DATABASE_SCHEMA): snapshot from the
+ * store, recurring history read and every enriched transaction indexed, per chunk.
  */
 import { setFlagsFromString } from 'node:v8';
 import { loadConfig } from '../src/config.js';
@@ -14,14 +16,18 @@ import { createLogger } from '../src/observability/logger.js';
 import type { IHeaders, Message } from 'kafkajs';
 import { HEADER, sourceHeaderOf } from '../src/pipeline/headers.js';
 import { processChunk } from '../src/pipeline/process-chunk.js';
-import { Worker } from '../src/pipeline/worker.js';
+import { Worker, type WorkerHooks } from '../src/pipeline/worker.js';
+import type { Database } from '../src/store/db.js';
+import { StoreSnapshot } from '../src/store/store-snapshot.js';
+import { openStore, prepareStore, storeWorkerHooks } from '../src/store/store.js';
 
 // As bin/tx-enrich.js does for the real worker.
 setFlagsFromString('--no-allocation-site-pretenuring');
 
 const mode = process.argv[2];
-if (mode !== 'enrich' && mode !== 'passthrough' && mode !== 'threads' && mode !== 'shaped') {
-  process.stderr.write('usage: tsx bench/bench-worker.ts enrich|passthrough|threads|shaped\n');
+const MODES = ['enrich', 'passthrough', 'threads', 'shaped', 'store'];
+if (!MODES.includes(mode ?? '')) {
+  process.stderr.write(`usage: tsx bench/bench-worker.ts ${MODES.join('|')}\n`);
   process.exit(2);
 }
 const passthrough: typeof processChunk = async (messages) => ({
@@ -60,17 +66,31 @@ const shaped: typeof processChunk = async (messages, ctx) => {
   };
 };
 const config = loadConfig(process.env);
-const snapshot = buildSnapshot(loadReferenceData());
-const worker = new Worker(config, createLogger(config.logLevel), {
-  snapshot: () => snapshot,
-  ...(mode === 'passthrough' ? { process: passthrough } : {}),
-  ...(mode === 'shaped' ? { process: shaped } : {}),
-  ...(mode === 'threads'
-    ? { process: await (await import('./threads/offload.js')).offloadedProcess(config.schemaRegistryUrl) }
-    : {}),
-});
+const log = createLogger(config.logLevel);
+let hooks: WorkerHooks;
+let db: Database | null = null;
+if (mode === 'store') {
+  const files = loadReferenceData();
+  db = await openStore(config, log);
+  await prepareStore(db, files, log);
+  hooks = storeWorkerHooks(db, await StoreSnapshot.load(db, files, log));
+} else {
+  const snapshot = buildSnapshot(loadReferenceData());
+  hooks = {
+    snapshot: () => snapshot,
+    ...(mode === 'passthrough' ? { process: passthrough } : {}),
+    ...(mode === 'shaped' ? { process: shaped } : {}),
+    ...(mode === 'threads'
+      ? { process: await (await import('./threads/offload.js')).offloadedProcess(config.schemaRegistryUrl) }
+      : {}),
+  };
+}
+const worker = new Worker(config, log, hooks);
 process.once('SIGTERM', () => {
-  void worker.stop().then(() => process.exit(0));
+  void worker
+    .stop()
+    .then(() => db?.close())
+    .then(() => process.exit(0));
 });
 worker.start((error) => {
   process.stderr.write(`bench worker failed: ${error.message}\n`);

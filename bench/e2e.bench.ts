@@ -6,7 +6,8 @@
  *    per-partition transactional producers, batching and commits, each drain it from the start.
  *    Reports sustained records/s of both and their ratio, and the CPU the broker and the worker used.
  *    Options: BENCH_E2E_THREADS=1 (also the worker-thread prototype), BENCH_E2E_SHAPED=1 (also
- *    enriched-shaped output without enriching), BENCH_E2E_CPU_PROF=dir (V8 CPU profiles of the workers).
+ *    enriched-shaped output without enriching), BENCH_E2E_STORE=1 (also the worker with the brand
+ *    store in PostgreSQL, as `tx-enrich worker` runs), BENCH_E2E_CPU_PROF=dir (V8 CPU profiles).
  * 2. Latency: records offered at a fixed 2,000/s to a worker process, 5 s of warm-up (reported apart)
  *    then 20 s measured; p50/p99 from the moment a record was sent to the moment a read_committed
  *    consumer received its enriched record. BENCH_E2E_LATENCY_SECONDS / _WARM_SECONDS change the two.
@@ -15,10 +16,11 @@
  * Prints JSON (stdout) and a readable table (stderr).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { Kafka, Partitioners, logLevel, type Message } from 'kafkajs';
+import pg from 'pg';
 import { stackStatus, stackUp, stackOptions } from '../scripts/stack.js';
 import { WORKER_NODE_OPTIONS } from '../src/cli/worker-command.js';
 import { loadReferenceData } from '../src/data/load.js';
@@ -43,7 +45,17 @@ const THREADS = process.env.BENCH_E2E_THREADS === '1';
  * this client, whatever the enrichment costs.
  */
 const SHAPED = process.env.BENCH_E2E_SHAPED === '1';
+/**
+ * BENCH_E2E_STORE=1: also drain with the worker as `tx-enrich worker` runs it, with the brand store
+ * in PostgreSQL (DATABASE_URL, default the local postgres://postgres@127.0.0.1:5432/test; a fresh
+ * schema per run, dropped at the end): snapshot from the store, recurring history read and every
+ * enriched transaction indexed, once per chunk. Reports the database's CPU too when it runs here.
+ */
+const STORE = process.env.BENCH_E2E_STORE === '1';
+const STORE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
 const run = `bench-${Date.now().toString(36)}`;
+const STORE_SCHEMA = `bench_${run.replace(/\W/g, '_').toLowerCase()}`;
 
 async function main(): Promise<void> {
   const addresses = await ensureStack();
@@ -95,7 +107,9 @@ async function main(): Promise<void> {
     runs[`enrich_x${instances}`] = await drain(kafka, addresses, raw, 'enrich', instances);
     if (THREADS) runs[`threads_x${instances}`] = await drain(kafka, addresses, raw, 'threads', instances);
     if (SHAPED) runs[`shaped_x${instances}`] = await drain(kafka, addresses, raw, 'shaped', instances);
+    if (STORE) runs[`store_x${instances}`] = await drain(kafka, addresses, raw, 'store', instances);
   }
+  if (STORE) await dropStoreSchema();
   const latency = await measureLatency(kafka, addresses, registry, schemaId);
   await producer.disconnect();
   await admin.disconnect();
@@ -111,6 +125,8 @@ async function main(): Promise<void> {
     const sh = runs[`shaped_x${instances}`];
     if (sh && p)
       ratios[`x${instances}_shaped_output_only`] = round(sh.records_per_second / p.records_per_second);
+    const st = runs[`store_x${instances}`];
+    if (st && p) ratios[`x${instances}_with_store`] = round(st.records_per_second / p.records_per_second);
   }
   const result = {
     records: RECORDS,
@@ -126,6 +142,7 @@ async function main(): Promise<void> {
   for (const [name, r] of Object.entries(runs)) {
     rows.push([`${name}: records/s`, fmt(r.records_per_second)]);
     rows.push([`${name}: CPU worker(s) / broker (cores)`, `${r.worker_cores} / ${r.broker_cores}`]);
+    if ('database_cores' in r) rows.push([`${name}: CPU database (cores)`, String(r.database_cores)]);
   }
   for (const [k, v] of Object.entries(ratios)) rows.push([`ratio enrich / passthrough, ${k}`, String(v)]);
   rows.push(['latency p50 / p99 at 2,000/s (ms)', `${latency.p50_ms} / ${latency.p99_ms}`]);
@@ -160,13 +177,17 @@ async function drain(
   kafka: Kafka,
   addresses: Addresses,
   input: string,
-  mode: 'enrich' | 'passthrough' | 'threads' | 'shaped',
+  mode: 'enrich' | 'passthrough' | 'threads' | 'shaped' | 'store',
   instances: number,
 ) {
   const output = `${run}.${mode}.${instances}`;
   const group = `${output}-group`;
   process.stderr.write(`${mode} x${instances}: draining ${RECORDS} records...\n`);
-  const env = { ...workerEnv(addresses, input, output), BATCH_MAX_RECORDS: BATCH };
+  const env = {
+    ...workerEnv(addresses, input, output),
+    BATCH_MAX_RECORDS: BATCH,
+    ...(mode === 'store' ? { DATABASE_URL: STORE_URL, DATABASE_SCHEMA: STORE_SCHEMA } : {}),
+  };
   // BENCH_E2E_CPU_PROF=dir: each worker writes V8 CPU profiles (one per thread; tsx's loader runs on
   // its own) to dir/<run>-<mode>-x<instances>-<i>/ when it exits.
   const profileDir = process.env.BENCH_E2E_CPU_PROF;
@@ -191,12 +212,14 @@ async function drain(
   let started = 0;
   let cpuBefore = 0;
   let brokerBefore: number | null = null;
+  let databaseBefore: number | null = null;
   for (;;) {
     const n = await committed();
     if (n > 0 && started === 0) {
       started = performance.now();
       cpuBefore = children.reduce((t, c) => t + (cpuSecondsOf(c.pid) ?? 0), 0);
       brokerBefore = brokerCpuSeconds();
+      databaseBefore = mode === 'store' ? databaseCpuSeconds() : null;
     }
     if (n >= RECORDS) break;
     if (children.some((c) => c.exitCode !== null)) throw new Error(`a ${mode} worker exited early`);
@@ -205,6 +228,7 @@ async function drain(
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = children.reduce((t, c) => t + (cpuSecondsOf(c.pid) ?? 0), 0);
   const brokerAfter = brokerCpuSeconds();
+  const databaseAfter = mode === 'store' ? databaseCpuSeconds() : null;
   await admin.disconnect();
   await Promise.all(
     children.map(
@@ -222,7 +246,40 @@ async function drain(
     worker_cores: round((cpuAfter - cpuBefore) / seconds),
     broker_cores:
       brokerBefore === null || brokerAfter === null ? null : round((brokerAfter - brokerBefore) / seconds),
+    ...(mode === 'store'
+      ? {
+          database_cores:
+            databaseBefore === null || databaseAfter === null
+              ? null
+              : round((databaseAfter - databaseBefore) / seconds),
+        }
+      : {}),
   };
+}
+
+/** CPU seconds of this machine's PostgreSQL processes (server and backends), or null if none runs here. */
+function databaseCpuSeconds(): number | null {
+  let total: number | null = null;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let comm: string;
+    try {
+      comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (comm !== 'postgres') continue;
+    total = (total ?? 0) + (cpuSecondsOf(Number(entry)) ?? 0);
+  }
+  return total;
+}
+
+/** Drops the schema the store drains used. */
+async function dropStoreSchema(): Promise<void> {
+  const client = new pg.Client({ connectionString: STORE_URL });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${STORE_SCHEMA}" CASCADE`);
+  await client.end();
 }
 
 /** The environment of a benchmark worker process (configured as `tx-enrich worker` is). */

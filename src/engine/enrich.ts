@@ -1,13 +1,19 @@
 /**
- * The engine's single entry point: a pure function of (transactions, snapshot, history) to one
- * enrichment per transaction. No I/O, no clock, no globals.
+ * The engine's entry point: a pure function of (transactions, snapshot, history) to one enrichment
+ * per transaction. No I/O, no clock, no globals.
+ *
+ * `enrichBatch` does it in one call. A caller that fetches history from a store does it in two:
+ * `prepareBatch` (brand and category: everything but the recurring flag), `historyKeys` (the
+ * customers and merchants whose earlier transactions can decide it: what to fetch), then
+ * `finishBatch` with what was fetched. Fetching by merchant rather than by customer keeps the fetch
+ * the same size however long a customer's history grows.
  */
-import { categorize } from './categorize.js';
+import { categorize, type CategoryDecision } from './categorize.js';
 import { matchBrand, type BrandMatch } from './match.js';
 import { normalizeText, type NormalizedText } from './normalize.js';
 import { detectRhythm, type Occurrence } from './recurring.js';
-import { learnedKey, type BrandEntry, type Snapshot } from './snapshot.js';
-import type { EngineTransaction, Enrichment, HistoryEntry, LearnedMapping } from './types.js';
+import { learnedKey, type BrandEntry, type Snapshot, type SubCategoryInfo } from './snapshot.js';
+import type { EngineTransaction, Enrichment, HistoryEntry, HistoryKey, LearnedMapping } from './types.js';
 
 export const DEFAULT_TENANT = 'default';
 
@@ -32,14 +38,61 @@ export function enrichBatch(
   snapshot: Snapshot,
   history: readonly HistoryEntry[] = [],
 ): Enrichment[] {
+  return finishBatch(prepareBatch(transactions, snapshot), history);
+}
+
+/** A batch with brand and category decided; the recurring flag waits for history. */
+export interface PreparedBatch {
+  readonly snapshot: Snapshot;
+  readonly items: readonly Prepared[];
+}
+
+interface Prepared {
+  readonly txn: EngineTransaction;
+  readonly tenant: string;
+  readonly text: NormalizedText;
+  readonly match: BrandMatch | null;
+  readonly decision: CategoryDecision;
+  readonly brand: BrandEntry | null;
+  readonly info: SubCategoryInfo;
+  readonly merchantKey: string;
+}
+
+export function prepareBatch(transactions: readonly EngineTransaction[], snapshot: Snapshot): PreparedBatch {
+  const items: Prepared[] = [];
+  for (const txn of transactions) items.push(prepareOne(txn, snapshot));
+  return { snapshot, items };
+}
+
+/**
+ * Each (tenant, customer, merchant key) of the batch once: the earlier transactions recurring
+ * detection compares a transaction with are that customer's at that merchant (a brand's merchant
+ * key is `brand:<id>`, so a brand's transactions share it). Transactions without a merchant key
+ * have no history to look for.
+ */
+export function historyKeys(prepared: PreparedBatch): HistoryKey[] {
+  const seen = new Set<string>();
+  const keys: HistoryKey[] = [];
+  for (const p of prepared.items) {
+    if (p.merchantKey === '') continue;
+    const id = `${p.tenant}\u0000${p.txn.customer_id}\u0000${p.merchantKey}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    keys.push({ tenant: p.tenant, customer_id: p.txn.customer_id, merchant_key: p.merchantKey });
+  }
+  return keys;
+}
+
+export function finishBatch(prepared: PreparedBatch, history: readonly HistoryEntry[] = []): Enrichment[] {
+  const { snapshot, items } = prepared;
   const byCustomer = indexHistory(history);
   // Earlier transactions of the same batch are history for later ones; only customers that occur
   // more than once in the batch need them remembered.
   const customers: string[] = [];
   const firstAt = new Map<string, number>();
-  const repeated = new Uint8Array(transactions.length);
-  for (let i = 0; i < transactions.length; i++) {
-    const txn = transactions[i] as EngineTransaction;
+  const repeated = new Uint8Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const txn = (items[i] as Prepared).txn;
     const customer = customerKey(txn.tenant, txn.customer_id);
     customers.push(customer);
     const first = firstAt.get(customer);
@@ -51,11 +104,11 @@ export function enrichBatch(
     }
   }
   const results: Enrichment[] = [];
-  for (let i = 0; i < transactions.length; i++) {
-    const txn = transactions[i] as EngineTransaction;
+  for (let i = 0; i < items.length; i++) {
+    const p = items[i] as Prepared;
     const customer = customers[i] as string;
     const known = byCustomer.size === 0 ? undefined : byCustomer.get(customer);
-    const result = enrichOne(txn, snapshot, known ?? NO_HISTORY);
+    const result = finishOne(p, snapshot, known ?? NO_HISTORY);
     results.push(result);
     if (repeated[i] === 0) continue;
     let list = byCustomer.get(customer);
@@ -65,17 +118,17 @@ export function enrichBatch(
     }
     list.push({
       tenant: result.tenant,
-      customer_id: txn.customer_id,
+      customer_id: p.txn.customer_id,
       brand_id: result.brand?.id ?? null,
       merchant_key: result.merchant_key,
-      occurred_at: txn.occurred_at,
-      amount: txn.amount,
+      occurred_at: p.txn.occurred_at,
+      amount: p.txn.amount,
     });
   }
   return results;
 }
 
-function enrichOne(txn: EngineTransaction, snapshot: Snapshot, history: readonly HistoryEntry[]): Enrichment {
+function prepareOne(txn: EngineTransaction, snapshot: Snapshot): Prepared {
   const tenant = txn.tenant ?? DEFAULT_TENANT;
   const country = txn.location.iso_country_cd.toUpperCase();
   const text = normalizeText(txn.raw_description, txn.merchant_name, snapshot);
@@ -108,6 +161,11 @@ function enrichOne(txn: EngineTransaction, snapshot: Snapshot, history: readonly
   if (!info) throw new Error('taxonomy has no Miscellaneous (20-1) sub-category');
 
   const merchantKey = brand ? `brand:${brand.id}` : text.merchant().merchantKey;
+  return { txn, tenant, text, match, decision, brand, info, merchantKey };
+}
+
+function finishOne(p: Prepared, snapshot: Snapshot, history: readonly HistoryEntry[]): Enrichment {
+  const { txn, tenant, text, match, decision, brand, info, merchantKey } = p;
   const recurring = decideRecurring(txn, brand, merchantKey, text.tokens, decision.refund, history);
   const confidence = brand ? Math.min(match?.confidence ?? 0, decision.confidence) : decision.confidence;
 

@@ -6,10 +6,14 @@ export interface EngineTransaction extends Transaction {
   readonly tenant?: string;
 }
 
-/** A tenant's customer (customer ids are the bank's own: two tenants may both have `c-1`). */
-export interface CustomerRef {
+/**
+ * A tenant's customer at one merchant (merchant key): what recurring history is fetched by. Customer
+ * ids are the bank's own: two tenants may both have `c-1`.
+ */
+export interface HistoryKey {
   readonly tenant: string;
   readonly customer_id: string;
+  readonly merchant_key: string;
 }
 
 /**

@@ -8,10 +8,10 @@
  * synchronous), no object copies, output values encoded into shared buffers.
  */
 import type { IHeaders, KafkaMessage, Message } from 'kafkajs';
-import { enrichBatch } from '../engine/enrich.js';
+import { finishBatch, historyKeys, prepareBatch } from '../engine/enrich.js';
 import { toV3Record, type V3Record } from '../engine/records.js';
 import type { Snapshot } from '../engine/snapshot.js';
-import type { CustomerRef, EngineTransaction, Enrichment, HistoryEntry } from '../engine/types.js';
+import type { EngineTransaction, Enrichment, HistoryEntry, HistoryKey } from '../engine/types.js';
 import type { DataError } from '../errors.js';
 import { decodeMessageCached, type DecodedMessage } from './decode.js';
 import { HEADER, deadLetterHeaders, enrichHeader, headerText, sourceHeaderOf } from './headers.js';
@@ -25,8 +25,8 @@ export interface ChunkContext {
   readonly outputSchemaId: number;
   readonly defaultTenant: string;
   readonly logoBaseUrl: string;
-  /** Earlier transactions of these customers (from the brand store), for recurring detection. */
-  readonly historyFor?: (customers: readonly CustomerRef[]) => Promise<readonly HistoryEntry[]>;
+  /** Earlier transactions of these customers at these merchants (from the brand store), for recurring detection. */
+  readonly historyFor?: (keys: readonly HistoryKey[]) => Promise<readonly HistoryEntry[]>;
   /** Wall-clock time stamped on the records as `enriched_at` (the engine itself has no clock). */
   readonly now: number;
   /**
@@ -80,9 +80,10 @@ export async function processChunk(
     }
   }
 
-  const history =
-    ctx.historyFor && transactions.length > 0 ? await ctx.historyFor(customersOf(transactions)) : [];
-  const results = enrichBatch(transactions, ctx.snapshot, history);
+  const prepared = prepareBatch(transactions, ctx.snapshot);
+  const keys = ctx.historyFor ? historyKeys(prepared) : [];
+  const history = ctx.historyFor && keys.length > 0 ? await ctx.historyFor(keys) : [];
+  const results = finishBatch(prepared, history);
   const enriched: Message[] = [];
   const enrichments: ChunkResult['enrichments'] = [];
   if (transactions.length === 0) return { enriched, deadLetters, deadLetterCodes, enrichments };
@@ -134,21 +135,6 @@ type EnrichedValue = { transaction_id: string; customer_id: string } & V3Record 
     revision: number;
     enriched_at: number;
   };
-
-/** Each tenant's customer once. */
-function customersOf(transactions: readonly EngineTransaction[]): CustomerRef[] {
-  const seen = new Set<string>();
-  const customers: CustomerRef[] = [];
-  for (const t of transactions) {
-    // processChunk has put the tenant on every transaction it enriches.
-    const tenant = t.tenant as string;
-    const key = `${tenant}\u0000${t.customer_id}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    customers.push({ tenant, customer_id: t.customer_id });
-  }
-  return customers;
-}
 
 /** The original key, value and headers, untouched, plus the reason and where it came from. */
 function deadLetter(

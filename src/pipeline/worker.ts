@@ -15,7 +15,7 @@ import {
 } from 'kafkajs';
 import type { Config } from '../config.js';
 import type { Snapshot } from '../engine/snapshot.js';
-import type { CustomerRef, EngineTransaction, Enrichment, HistoryEntry } from '../engine/types.js';
+import type { EngineTransaction, Enrichment, HistoryEntry, HistoryKey } from '../engine/types.js';
 import { InfrastructureError } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
 import { DeadLetterGuard } from './dlq-guard.js';
@@ -30,8 +30,8 @@ import { RegistryCodec } from './schema-registry.js';
 export interface WorkerHooks {
   /** The current brand snapshot (may change while running, e.g. after a correction). */
   snapshot(): Snapshot;
-  /** Earlier transactions of these customers, for recurring detection. */
-  history?(customers: readonly CustomerRef[]): Promise<readonly HistoryEntry[]>;
+  /** Earlier transactions of these customers at these merchants, for recurring detection. */
+  history?(keys: readonly HistoryKey[]): Promise<readonly HistoryEntry[]>;
   /** Called after the engine, before the Kafka commit; must be idempotent (a replay repeats it). */
   indexEnriched?(items: readonly { transaction: EngineTransaction; enrichment: Enrichment }[]): Promise<void>;
   /**

@@ -4,7 +4,7 @@
  * a replay writes the same row), read for recurring history (one query per chunk) and for
  * re-enrichment after a correction.
  */
-import type { CustomerRef, EngineTransaction, Enrichment, HistoryEntry } from '../engine/types.js';
+import type { EngineTransaction, Enrichment, HistoryEntry, HistoryKey } from '../engine/types.js';
 import type { Queryable } from './db.js';
 
 export interface IndexedItem {
@@ -124,16 +124,17 @@ export async function upsertIndex(q: Queryable, items: readonly IndexedItem[]): 
 export const HISTORY_PER_MERCHANT = 8;
 
 /**
- * Earlier transactions of these customers, for recurring detection: per customer and merchant key
- * (a brand's transactions share the key `brand:<id>`), the latest few, and only where there are at
- * least two (a rhythm needs two earlier occurrences). One query per chunk.
+ * Earlier transactions for recurring detection: for each (tenant, customer, merchant key) asked
+ * for, the latest few, and only where there are at least two (a rhythm needs two earlier
+ * occurrences). One query per chunk; each key is one short backward scan of the history index, so
+ * the cost follows the chunk, not how much history its customers have.
  */
 export async function historyFor(
   q: Queryable,
-  customers: readonly CustomerRef[],
+  keys: readonly HistoryKey[],
   perMerchant = HISTORY_PER_MERCHANT,
 ): Promise<HistoryEntry[]> {
-  if (customers.length === 0) return [];
+  if (keys.length === 0) return [];
   const { rows } = await q.query<{
     tenant: string;
     customer_id: string;
@@ -143,18 +144,20 @@ export async function historyFor(
     amount: number;
   }>(
     `SELECT tenant, customer_id, brand_id, merchant_key, occurred_at, amount FROM (
-       -- customer_id = ANY(...) lets the planner use the (customer_id, merchant_key, occurred_ts) index;
-       -- the pair test keeps two tenants' customers who share an id apart.
-       SELECT tenant, customer_id, brand_id, merchant_key, occurred_at, amount,
-              row_number() OVER (PARTITION BY tenant, customer_id, merchant_key ORDER BY occurred_ts DESC) AS rn,
-              count(*) OVER (PARTITION BY tenant, customer_id, merchant_key) AS n
-       FROM enriched_index
-       WHERE customer_id = ANY($2::text[])
-         AND (tenant, customer_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))
-         AND merchant_key <> ''
-     ) h
-     WHERE rn <= $3 AND n >= 2`,
-    [customers.map((c) => c.tenant), customers.map((c) => c.customer_id), perMerchant],
+       SELECT k.tenant, k.customer_id, h.brand_id, k.merchant_key, h.occurred_at, h.amount,
+              count(*) OVER (PARTITION BY k.n) AS found
+       FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS k(tenant, customer_id, merchant_key, n)
+       CROSS JOIN LATERAL (
+         -- A short backward range of enriched_index_merchant (or _history): the latest first.
+         SELECT i.brand_id, i.occurred_at, i.amount
+         FROM enriched_index i
+         WHERE i.customer_id = k.customer_id AND i.merchant_key = k.merchant_key AND i.tenant = k.tenant
+         ORDER BY i.occurred_ts DESC
+         LIMIT $4
+       ) h
+     ) found
+     WHERE found >= 2`,
+    [keys.map((k) => k.tenant), keys.map((k) => k.customer_id), keys.map((k) => k.merchant_key), perMerchant],
   );
   return rows.map((r) => ({
     tenant: r.tenant,

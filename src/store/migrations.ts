@@ -205,6 +205,20 @@ CREATE TABLE outbox (
 CREATE INDEX outbox_pending ON outbox (id) WHERE sent_at IS NULL;
 `,
   },
+  {
+    version: 2,
+    name: 'merchant index leads to recent history',
+    sql: `
+-- Recurring history is read per (tenant, customer, merchant key), the latest first, a few rows each
+-- (historyFor). The planner may serve that from either index that starts with its equality columns;
+-- with (merchant_key, tenant) alone it could pick that one (it did, with statistics gathered on a
+-- smaller table) and scan every customer's rows at the merchant. Extended by customer and time, the
+-- merchant index serves it as one short backward range too, and still serves re-enrichment by
+-- merchant (its first two columns), so either choice is cheap.
+CREATE INDEX enriched_index_merchant ON enriched_index (merchant_key, tenant, customer_id, occurred_ts);
+DROP INDEX enriched_index_merchant_key;
+`,
+  },
 ];
 
 /** Applies the migrations this database lacks; returns the versions it applied. */

@@ -77,7 +77,7 @@ export async function prepareStore(
 export function storeWorkerHooks(db: Database, snapshots: StoreSnapshot): WorkerHooks {
   return {
     snapshot: () => snapshots.current(),
-    history: (customers) => historyFor(db, customers),
+    history: (keys) => historyFor(db, keys),
     indexEnriched: async (items) => {
       await upsertIndex(db, items);
     },

@@ -111,7 +111,7 @@ describe.each(backends)('brand store contract on %s', (backend) => {
   });
 
   it('migrates once: a second run applies nothing', async () => {
-    expect(await migrate(db)).toEqual([1]);
+    expect(await migrate(db)).toEqual([1, 2]);
     expect(await migrate(db)).toEqual([]);
     const { rows } = await db.query<{ t: string }>(
       `SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`,
@@ -216,24 +216,27 @@ describe.each(backends)('brand store contract on %s', (backend) => {
       replay.push(performance.now() - started);
     }
     const historyStarted = performance.now();
-    const customers = [...new Set(chunks[0]!.map((c) => c.transaction.customer_id))];
     await historyFor(
       db,
-      customers.map((customer_id) => ({ tenant: 'bank-a', customer_id })),
+      chunks[0]!.map((c) => ({
+        tenant: 'bank-a',
+        customer_id: c.transaction.customer_id,
+        merchant_key: c.enrichment.merchant_key,
+      })),
     );
     const historyMs = performance.now() - historyStarted;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
     process.stderr.write(
       `[store-contract] ${backend}: index upsert of 500 new rows median ${median(times).toFixed(1)} ms ` +
         `(min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)}); replay of 500 ` +
-        `${median(replay).toFixed(1)} ms; history query for a chunk's customers ${historyMs.toFixed(1)} ms ` +
+        `${median(replay).toFixed(1)} ms; history query for a chunk's customers and merchants ${historyMs.toFixed(1)} ms ` +
         `(${(await db.query<{ n: string }>('SELECT count(*)::text AS n FROM enriched_index')).rows[0]!.n} rows indexed)\n`,
     );
     expect(afterFirst - before).toBe(runs * 500);
     expect(await count()).toBe(afterFirst);
   });
 
-  it('reads recurring history in one query: per tenant, customer and merchant, only repeated merchants', async () => {
+  it('reads recurring history in one query: per tenant, customer and merchant asked for, only repeated merchants, the latest few', async () => {
     const monthly = [1, 2, 3].map((m) => ({
       ...samples(1, 900 + m, 'bank-h', `hist-${m}`)[0]!,
       customer_id: 'hist-cust',
@@ -256,16 +259,35 @@ describe.each(backends)('brand store contract on %s', (backend) => {
       raw_description: 'FITNESS FIRST',
       merchant_name: 'Fitness First',
     }));
-    await upsertIndex(db, items([...monthly, once, ...otherBank]));
-    const history = await historyFor(db, [{ tenant: 'bank-h', customer_id: 'hist-cust' }]);
+    const indexed = items([...monthly, once, ...otherBank]);
+    await upsertIndex(db, indexed);
+    const [netflix, ikea, gym] = [indexed[0]!, indexed[3]!, indexed[4]!].map(
+      (i) => i.enrichment.merchant_key,
+    );
+    expect(new Set([netflix, ikea, gym]).size).toBe(3);
+    const key = (tenant: string, merchant_key: string) => ({
+      tenant,
+      customer_id: 'hist-cust',
+      merchant_key,
+    });
+    // The gym is not this tenant's customer's merchant; IKEA was visited once.
+    const history = await historyFor(db, [
+      key('bank-h', netflix!),
+      key('bank-h', ikea!),
+      key('bank-h', gym!),
+    ]);
     expect(history).toHaveLength(3);
-    expect(new Set(history.map((h) => h.merchant_key)).size).toBe(1);
+    expect(new Set(history.map((h) => h.merchant_key))).toEqual(new Set([netflix]));
     expect(history.every((h) => h.tenant === 'bank-h' && h.customer_id === 'hist-cust')).toBe(true);
     const both = await historyFor(db, [
-      { tenant: 'bank-h', customer_id: 'hist-cust' },
-      { tenant: 'bank-h2', customer_id: 'hist-cust' },
+      key('bank-h', netflix!),
+      key('bank-h2', gym!),
+      key('bank-h2', netflix!),
     ]);
-    expect(both.filter((h) => h.tenant === 'bank-h2')).toHaveLength(3);
+    expect(both.filter((h) => h.tenant === 'bank-h2').map((h) => h.merchant_key)).toEqual([gym, gym, gym]);
+    // At most the latest `perMerchant` of each, newest first.
+    const latest = await historyFor(db, [key('bank-h', netflix!)], 2);
+    expect(latest.map((h) => h.occurred_at.slice(0, 7))).toEqual(['2026-03', '2026-02']);
   });
 
   it('applies a merchant correction in one transaction: audit, mappings, outbox; a replay changes nothing', async () => {
