@@ -110,14 +110,23 @@ export function indexRecord(item: IndexedItem): Record<string, unknown> {
 /** Upserts the index rows of one chunk in a single statement; returns the rows written or changed. */
 export async function upsertIndex(q: Queryable, items: readonly IndexedItem[]): Promise<number> {
   if (items.length === 0) return 0;
+  const { rowCount } = await q.query(UPSERT_SQL, [indexRecordsJson(items)]);
+  return rowCount;
+}
+
+/**
+ * The chunk's rows as one JSON text. Made in a function of its own so that the row objects are
+ * garbage before the statement's round trip, not kept alive (and copied by every young-generation
+ * collection) while the worker enriches other partitions' chunks.
+ */
+function indexRecordsJson(items: readonly IndexedItem[]): string {
   // One statement cannot touch the same row twice: the last item for a key wins (as in sequence).
   const byKey = new Map<string, Record<string, unknown>>();
   for (const item of items) {
     const record = indexRecord(item);
     byKey.set(`${String(record.tenant)}\u0000${String(record.transaction_id)}`, record);
   }
-  const { rowCount } = await q.query(UPSERT_SQL, [JSON.stringify([...byKey.values()])]);
-  return rowCount;
+  return JSON.stringify([...byKey.values()]);
 }
 
 /** How many recent occurrences per customer and merchant the history query returns. */
