@@ -25,7 +25,10 @@ export interface ChunkContext {
   readonly outputSchemaId: number;
   readonly defaultTenant: string;
   readonly logoBaseUrl: string;
-  /** Earlier transactions of these customers at these merchants (from the brand store), for recurring detection. */
+  /**
+   * Earlier transactions of these customers at these merchants (from the brand store), for
+   * recurring detection.
+   */
   readonly historyFor?: (keys: readonly HistoryKey[]) => Promise<readonly HistoryEntry[]>;
   /** Wall-clock time stamped on the records as `enriched_at` (the engine itself has no clock). */
   readonly now: number;

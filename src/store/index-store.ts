@@ -135,8 +135,8 @@ export const HISTORY_PER_MERCHANT = 8;
 /**
  * Earlier transactions for recurring detection: for each (tenant, customer, merchant key) asked
  * for, the latest few, and only where there are at least two (a rhythm needs two earlier
- * occurrences). One query per chunk; each key is one short backward scan of the history index, so
- * the cost follows the chunk, not how much history its customers have.
+ * occurrences). One query per chunk; each key is one short backward range of an index, so the
+ * cost follows the chunk, not how much history its customers have.
  */
 export async function historyFor(
   q: Queryable,
