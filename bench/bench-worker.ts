@@ -1,7 +1,7 @@
 /**
  * One worker instance for `npm run bench:e2e`, as its own process (so several instances use several
- * cores, as in production): `tsx bench/bench-worker.ts enrich|passthrough|threads|shaped|store`. Configuration from the
- * environment, like `tx-enrich worker`; `passthrough` copies key, value and headers through the
+ * cores, as in production): `tsx bench/bench-worker.ts enrich|passthrough|threads|shaped|store`.
+ * Configuration from the environment, like `tx-enrich worker`; `passthrough` copies key, value and headers through the
  * same consumer, transactional producers and batching without decoding, enriching or encoding;
  * `threads` is the measurement prototype of bench/threads/offload.ts (enrichment on a worker thread);
  * `shaped` writes enriched-shaped records without enriching (see below); `store` is the worker as
