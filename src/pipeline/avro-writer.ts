@@ -23,8 +23,8 @@ interface Field {
   readonly strings: StringBytes | null;
 }
 
-/** The most bytes a capacity check of writeRecord asks for beyond what a value takes. */
-const SIZE_CHECK_MARGIN = 16;
+/** Where a record that may not fit goes first (grown for larger records). */
+let aside = Buffer.allocUnsafe(64 * 1024);
 /** Records looked at before deciding whether a string field's values repeat enough to keep. */
 const TRIAL_LOOKUPS = 4_096;
 /** Kept only when at least this share of the trial lookups found the bytes already kept. */
@@ -71,11 +71,11 @@ export function compileFlatRecordWriter(schema: unknown): AvroType | null {
       const record = value as Record<string, unknown>;
       const end = writeRecord(fields, record, buf, pos);
       if (end >= 0) return end;
-      const size = recordSize(fields, record);
+      // Rare (the end of a shared buffer): the checks keep a margin, so learn the exact size by
+      // writing the record aside, then copy it in if it fits after all.
+      let size: number;
+      while ((size = writeRecord(fields, record, aside, 0)) < 0) aside = Buffer.allocUnsafe(aside.length * 2);
       if (pos + size > buf.length) return buf.length - (pos + size);
-      // It fits, only not with the checks' margin: write it aside and copy it in.
-      const aside = Buffer.allocUnsafe(size + SIZE_CHECK_MARGIN);
-      writeRecord(fields, record, aside, 0);
       aside.copy(buf, pos, 0, size);
       return pos + size;
     },
@@ -224,23 +224,6 @@ function writeLong(n: number, buf: Buffer, pos: number): number {
   }
   buf[pos++] = f;
   return pos;
-}
-
-/** The record's exact size, for the rare record that does not fit the rest of a buffer. */
-function recordSize(fields: readonly Field[], record: Record<string, unknown>): number {
-  const scratch = Buffer.allocUnsafe(16);
-  let size = 0;
-  for (const field of fields) {
-    const v = record[field.name];
-    if (field.nullable) size++;
-    if (field.nullable && (v === null || v === undefined)) continue;
-    if (field.type === 'string') {
-      const bytes = Buffer.byteLength(v as string, 'utf8');
-      size += writeLong(bytes, scratch, 0) + bytes;
-    } else if (field.type === 'boolean') size++;
-    else size += writeLong(v as number, scratch, 0);
-  }
-  return size;
 }
 
 function invalid(field: Field, value: unknown): never {

@@ -90,7 +90,8 @@ describe('compileFlatRecordWriter', () => {
 
   it('reports the bytes missing when the record does not fit, as avsc does', () => {
     const writer = compileFlatRecordWriter(type.schema())!;
-    for (const r of records(200, 13)) {
+    const huge = { ...records(1, 15)[0]!, brand_name: 'ك'.repeat(100_000) };
+    for (const r of [...records(200, 13), huge]) {
       const size = type.toBuffer(r).length;
       for (const room of [0, 1, Math.floor(size / 2), size - 1]) {
         const buf = Buffer.alloc(10 + room);
