@@ -429,6 +429,18 @@ function rotateLog(logFile: string): void {
   if (existsSync(logFile)) renameSync(logFile, logFile.replace(/\.log$/, '.previous.log'));
 }
 
+/**
+ * A cluster id: 16 random bytes, base64url without padding (what StorageTool random-uuid prints).
+ * Like Kafka's own Uuid.randomUuid, never one that starts with '-': StorageTool's argument parser
+ * reads `-t -XBT...` as a missing value followed by an unknown option (1 start in 64 failed so).
+ */
+export function randomClusterId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
+
 function kafkaProperties(o: StackOptions, dataDir: string): string {
   const h = o.host;
   return [
@@ -506,8 +518,7 @@ async function startKafka(o: StackOptions): Promise<void> {
     rmSync(join(p.run, 'kafka'), { recursive: true, force: true });
     mkdirSync(p.kafkaData, { recursive: true });
     writeFileSync(p.kafkaConfig, kafkaProperties(o, p.kafkaData));
-    // A cluster id is 16 random bytes, base64url without padding (what StorageTool random-uuid prints).
-    const clusterId = randomBytes(16).toString('base64url');
+    const clusterId = randomClusterId();
     runLogged(
       java,
       [
