@@ -100,10 +100,18 @@ const SEGMENT_TERMINATORS = new Set([
 
 const NO_WORDS: Words = { tokens: [], ids: [], starts: [], source: '' };
 
+/**
+ * How much of each text the engine reads. Statement descriptors are cut at 20-40 characters and
+ * bank alerts run to a few hundred; whatever follows is not about the merchant. The contract
+ * rejects longer fields, but the engine is a pure function others may call, and a megabyte of text
+ * must cost it no more than this much.
+ */
+export const MAX_TEXT_CHARS = 1024;
+
 export function normalizeText(description: string, merchantName: string, snapshot: Snapshot): NormalizedText {
-  const words = splitGlued(description, snapshot);
+  const words = splitGlued(capped(description), snapshot);
   const { tokens, ids } = words;
-  const merchant = merchantName ? splitGlued(merchantName, snapshot) : NO_WORDS;
+  const merchant = merchantName ? splitGlued(capped(merchantName), snapshot) : NO_WORDS;
   const vocabulary = snapshot.vocabulary;
 
   let [start, end] = findSegment(words, vocabulary);
@@ -130,6 +138,10 @@ export function normalizeText(description: string, merchantName: string, snapsho
   }
   end = Math.max(start, end);
   return new Normalized(words, merchant, [start, end], intermediary, hits, merchantHits, masked, snapshot);
+}
+
+function capped(text: string): string {
+  return text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text;
 }
 
 /** A class rather than an object literal with a closure: one allocation per text, not three. */
@@ -254,9 +266,14 @@ function splitDigits(token: string): [string, string] | null {
 const PLACE = WORD.country | WORD.city;
 
 function splitToken(token: string, vocabulary: Vocabulary): [string, string] | null {
+  // Both halves must be known words, so neither is longer than the longest one: a longer token
+  // cannot split, and only that many left parts are worth trying. Without this bound the search was
+  // quadratic in the token (a 100 KB token took 9 s).
+  const longest = vocabulary.maxWordLength;
+  if (token.length > 2 * longest) return null;
   // Prefer the longest known left part: `talabatuae` → `talabat` + `uae`.
   // Both halves need some length: `payroll` is not `pay` + `roll`.
-  for (let i = token.length - 2; i >= MIN_SPLIT_PART; i--) {
+  for (let i = Math.min(token.length - 2, longest); i >= MIN_SPLIT_PART; i--) {
     const left = vocabulary.flags(vocabulary.id(token.slice(0, i)));
     if ((left & (WORD.alias | PLACE)) === 0) continue;
     const right = token.slice(i);

@@ -51,6 +51,7 @@ export class Vocabulary {
   /** Open addressing, two numbers per slot: the word's hash and its id + 1 (0 = empty); at most half full. */
   private slots = new Int32Array(2048);
   private sealed = false;
+  private longest = 0;
 
   /** The word's id, adding it (and the given flags) while the vocabulary is being built. */
   add(word: string, flags = 0): number {
@@ -105,9 +106,15 @@ export class Vocabulary {
     return this.count;
   }
 
+  /** Length of the longest known word: no text longer than this can be one. */
+  get maxWordLength(): number {
+    return this.longest;
+  }
+
   private append(word: string): number {
     const id = this.count++;
     this.words.push(word);
+    if (word.length > this.longest) this.longest = word.length;
     if (this.count >= this.kinds.length) {
       this.kinds = grown(this.kinds, this.kinds.length * 2);
       this.offsets = grown(this.offsets, this.kinds.length + 1);

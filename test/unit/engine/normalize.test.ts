@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadReferenceData } from '../../../src/data/load.js';
-import { normalizeText } from '../../../src/engine/normalize.js';
+import { MAX_TEXT_CHARS, normalizeText } from '../../../src/engine/normalize.js';
 import { buildSnapshot, type Snapshot } from '../../../src/engine/snapshot.js';
 import { enrichOne, slugOf } from './fixtures.js';
 
@@ -226,5 +226,33 @@ describe('bank SMS sentences', () => {
     expect(e.rule).toBe('atm_withdrawal');
     expect(e.reasons.category).toBe('location-only:atm');
     expect(e.brand).toBeNull();
+  });
+});
+
+describe('long tokens', () => {
+  // Glued-word splitting once tried every split point of a token, each a fresh slice and hash: a
+  // 100 KB token took 9 s and a 1 MB one minutes. Both halves of a split are known words, so a token
+  // longer than twice the longest known word is never split and the search is bounded.
+  it('a token longer than twice the longest known word is left whole', () => {
+    const longest = snapshot.vocabulary.maxWordLength;
+    expect(longest).toBeGreaterThan(3);
+    const token = `careem${'x'.repeat(2 * longest)}`;
+    expect(normalize(token).tokens).toEqual([token]);
+  });
+
+  it('a 1 MB token in the description or merchant name is enriched (as an unknown merchant)', () => {
+    const huge = 'CAREEM'.repeat(180_000);
+    const e = enrichOne(snapshot, { raw_description: huge, merchant_name: huge });
+    expect(e.brand).toBeNull();
+    expect(e.category.name).toBe('Miscellaneous');
+  });
+});
+
+describe('how much text the engine reads', () => {
+  it(`reads the first ${MAX_TEXT_CHARS} characters of each text and nothing after`, () => {
+    const filler = 'REF '.repeat(Math.ceil(MAX_TEXT_CHARS / 4));
+    expect(normalize(`${filler}CAREEM`).tokens).not.toContain('careem');
+    expect(normalize(`CAREEM ${filler}`).tokens).toContain('careem');
+    expect(normalize('POS', `${filler}CAREEM`).merchantTokens).not.toContain('careem');
   });
 });
