@@ -7,7 +7,7 @@ import { Kafka, Partitioners, logLevel, type Message } from 'kafkajs';
 import { loadConfigOrExit } from '../config.js';
 import { loadReferenceData } from '../data/load.js';
 import { RegistryCodec } from '../pipeline/schema-registry.js';
-import { sleep } from '../pipeline/retry.js';
+import { sleep } from '../errors/retry.js';
 import { generateSamples } from '../samples/generate.js';
 
 const HELP = `usage: tx-enrich produce --count N [--rate R] [--bad-share P] [--topic T] [--format avro|json|mixed]

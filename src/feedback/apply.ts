@@ -17,7 +17,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IHeaders } from 'kafkajs';
 import type { Snapshot } from '../engine/snapshot.js';
-import { dataError, type DataError } from '../errors.js';
+import { dataError, type DataError } from '../errors/catalog.js';
 import type { Logger } from '../observability/logger.js';
 import { deadLetterHeaders } from '../pipeline/headers.js';
 import {

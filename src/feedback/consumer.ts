@@ -9,9 +9,9 @@
  * database write anyway; the outbox relay carries what must reach Kafka.
  */
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
-import { dataError, type DataError } from '../errors.js';
+import { dataError, type DataError } from '../errors/catalog.js';
 import type { Logger } from '../observability/logger.js';
-import { withRetry } from '../pipeline/retry.js';
+import { withRetry } from '../errors/retry.js';
 import { AVRO_MAGIC_BYTE, type RegistryCodec } from '../pipeline/schema-registry.js';
 import { applyFeedbackRecord, type ApplyContext, type ApplyOutcome } from './apply.js';
 import { ensureTopics } from './kafka.js';

@@ -4,7 +4,7 @@
  * is the transaction indexed) is asked through {@link CatalogView}.
  */
 import { z } from 'zod';
-import { dataError, type DataError } from '../errors.js';
+import { dataError, type DataError } from '../errors/catalog.js';
 
 export const SCOPES = ['transaction', 'merchant', 'global'] as const;
 export type Scope = (typeof SCOPES)[number];

@@ -19,7 +19,7 @@
 import type { Admin, IHeaders, Kafka, Message, Producer } from 'kafkajs';
 import { Partitioners } from 'kafkajs';
 import type { Logger } from '../observability/logger.js';
-import { backoffDelay } from '../pipeline/retry.js';
+import { backoffDelay } from '../errors/retry.js';
 import type { RegistryCodec } from '../pipeline/schema-registry.js';
 import type { Database, HeldLock } from '../store/db.js';
 import { crashPoint } from './faults.js';

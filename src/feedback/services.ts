@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
-import { withRetry } from '../pipeline/retry.js';
+import { withRetry } from '../errors/retry.js';
 import { RegistryCodec } from '../pipeline/schema-registry.js';
 import type { Database } from '../store/db.js';
 import type { StoreSnapshot } from '../store/store-snapshot.js';

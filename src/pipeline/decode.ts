@@ -4,7 +4,7 @@
  * envelope and yields one item per element. Every failure is a value naming the field.
  */
 import { validateTransaction, type Transaction } from '../contract/transaction.js';
-import { dataError, type DataError } from '../errors.js';
+import { dataError, type DataError } from '../errors/catalog.js';
 import { AVRO_MAGIC_BYTE, type RegistryCodec } from './schema-registry.js';
 
 export type DecodedItem =

@@ -3,7 +3,7 @@
  */
 import type { IHeaders } from 'kafkajs';
 import type { Enrichment } from '../engine/types.js';
-import type { DataError } from '../errors.js';
+import type { DataError } from '../errors/catalog.js';
 
 export const HEADER = {
   /** Input: the record's tenant; copied to the output. */

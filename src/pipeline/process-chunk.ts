@@ -12,7 +12,7 @@ import { finishBatch, historyKeys, prepareBatch } from '../engine/enrich.js';
 import { toV3Record, type V3Record } from '../engine/records.js';
 import type { Snapshot } from '../engine/snapshot.js';
 import type { EngineTransaction, Enrichment, HistoryEntry, HistoryKey } from '../engine/types.js';
-import type { DataError } from '../errors.js';
+import type { DataError } from '../errors/catalog.js';
 import { decodeMessageCached, type DecodedMessage } from './decode.js';
 import { HEADER, deadLetterHeaders, enrichHeader, headerText, sourceHeaderOf } from './headers.js';
 import type { RegistryCodec } from './schema-registry.js';

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import type { Schema } from '@kafkajs/confluent-schema-registry/dist/@types.js';
-import { InfrastructureError, dataError, type DataError } from '../errors.js';
+import { InfrastructureError, dataError, type DataError } from '../errors/catalog.js';
 import { compileFlatRecordWriter } from './avro-writer.js';
 
 const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');

@@ -16,14 +16,14 @@ import {
 import type { Config } from '../config.js';
 import type { Snapshot } from '../engine/snapshot.js';
 import type { EngineTransaction, Enrichment, HistoryEntry, HistoryKey } from '../engine/types.js';
-import { InfrastructureError } from '../errors.js';
+import { InfrastructureError } from '../errors/catalog.js';
 import type { Logger } from '../observability/logger.js';
 import { DeadLetterGuard } from './dlq-guard.js';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
 import { processChunk } from './process-chunk.js';
 import { ProducerPool } from './producer-pool.js';
 import { installRecordEncoder } from './record-encoder.js';
-import { withRetry, sleep } from './retry.js';
+import { withRetry, sleep } from '../errors/retry.js';
 import { RegistryCodec } from './schema-registry.js';
 
 /** What the worker needs besides configuration; the brand store plugs in here. */
@@ -362,7 +362,7 @@ export class Worker {
         shouldStop: () => this.stopping,
         onRetry: this.onRetry(`${topic}[${partition}]`),
         // A fenced producer will never succeed again: another instance owns this partition now.
-        retriable: (error) => !isFenced(error) && !isPermanent(error),
+        retriable: (failure, error) => !isFenced(error) && !isPermanent(error) && failure.kind !== 'bug',
       },
     );
     this.metrics.batchSize.observe(chunk.length);

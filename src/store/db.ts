@@ -10,7 +10,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { InfrastructureError } from '../errors.js';
+import { InfrastructureError } from '../errors/catalog.js';
 
 export interface QueryResult<R> {
   readonly rows: R[];

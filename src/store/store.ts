@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { ReferenceData } from '../data/schemas.js';
 import type { Logger } from '../observability/logger.js';
 import type { WorkerHooks } from '../pipeline/worker.js';
-import { withRetry } from '../pipeline/retry.js';
+import { withRetry } from '../errors/retry.js';
 import { seedCatalog, type SeedResult } from './catalog.js';
 import { openDatabase, StoreInUseError, type Database } from './db.js';
 import { historyFor, upsertIndex } from './index-store.js';
@@ -35,17 +35,14 @@ export async function openStore(
       maxDelayMs: config.retryMaxDelayMs,
       ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
       ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
-      retriable: (error) => !(error instanceof StoreInUseError) && isInfrastructure(error),
+      // A store another process holds (PGlite) is not a dependency that comes back by itself.
+      retriable: (failure, error) => !(error instanceof StoreInUseError) && failure.kind === 'infrastructure',
       onRetry: (attempt, delayMs, error) =>
         log.warn({ attempt, delayMs, err: (error as Error).message }, 'brand store unavailable: retrying'),
     },
   );
   log.info({ store: db.description, backend: db.kind }, 'brand store opened');
   return db;
-}
-
-function isInfrastructure(error: unknown): boolean {
-  return (error as { kind?: string } | null)?.kind === 'infrastructure';
 }
 
 /** Migrates and seeds (both idempotent; safe when several instances start at once). */
