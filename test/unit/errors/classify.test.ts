@@ -1,19 +1,22 @@
 import { createRequire } from 'node:module';
-import {
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { DataRejectedError, InfrastructureError } from '../../../src/errors/catalog.js';
+import { classifyError } from '../../../src/errors/classify.js';
+
+// The real kafkajs classes, as kafkajs constructs them (its typings omit some and some arguments).
+type ErrorClass = new (e: unknown, options?: object) => Error;
+const load = createRequire(import.meta.url);
+const {
   KafkaJSConnectionError,
   KafkaJSNonRetriableError,
   KafkaJSNumberOfRetriesExceeded,
   KafkaJSProtocolError,
   KafkaJSRequestTimeoutError,
   KafkaJSInvariantViolation,
-} from 'kafkajs';
-import pg from 'pg';
-import { describe, expect, it } from 'vitest';
-import { DataRejectedError, InfrastructureError } from '../../../src/errors/catalog.js';
-import { classifyError } from '../../../src/errors/classify.js';
-
+} = load('kafkajs') as Record<string, ErrorClass>;
 // kafkajs builds protocol errors from Kafka's numeric error codes; use its own table.
-const { createErrorFromCode } = createRequire(import.meta.url)('kafkajs/src/protocol/error.js') as {
+const { createErrorFromCode } = load('kafkajs/src/protocol/error.js') as {
   createErrorFromCode: (code: number) => Error & { type: string; retriable: boolean };
 };
 const protocol = (code: number) => new KafkaJSProtocolError(createErrorFromCode(code));
