@@ -14,7 +14,15 @@ const {
   KafkaJSProtocolError,
   KafkaJSRequestTimeoutError,
   KafkaJSInvariantViolation,
-} = load('kafkajs') as Record<string, ErrorClass>;
+} = load('kafkajs') as Record<
+  | 'KafkaJSConnectionError'
+  | 'KafkaJSNonRetriableError'
+  | 'KafkaJSNumberOfRetriesExceeded'
+  | 'KafkaJSProtocolError'
+  | 'KafkaJSRequestTimeoutError'
+  | 'KafkaJSInvariantViolation',
+  ErrorClass
+>;
 // kafkajs builds protocol errors from Kafka's numeric error codes; use its own table.
 const { createErrorFromCode } = load('kafkajs/src/protocol/error.js') as {
   createErrorFromCode: (code: number) => Error & { type: string; retriable: boolean };
