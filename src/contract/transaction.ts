@@ -17,30 +17,78 @@ const COUNTRY_CODE = /^[A-Za-z]{2}$/;
 const MCC = /^(\d{4})?$/;
 const CURRENCY_CODE = /^[A-Za-z]{3}$/;
 
-const requiredText = z.string().trim().min(1, 'must be a non-empty string');
+/**
+ * Longest accepted text per field, in characters (UTF-16 code units). The spec gives no limits
+ * ("Limits: not shown"); these are ours (docs/decisions.md, "Field limits"): far above any real
+ * statement descriptor, bank alert, identifier or address, and low enough that one record cannot
+ * cost the engine, the index or the dead-letter topic more than a few kilobytes.
+ */
+export const TEXT_LIMITS = {
+  raw_description: 2048,
+  merchant_name: 256,
+  identifier: 128,
+  card_name: 128,
+  location: 256,
+  pos_entry_mode: 32,
+} as const;
+
+/**
+ * Characters no field may hold: NUL (PostgreSQL cannot store it) and the other C0 controls but tab,
+ * line feed and carriage return (bank alerts have line breaks); U+FFFD, which is what a lenient
+ * decoder puts where the producer's bytes were not UTF-8; and lone UTF-16 surrogates, which JSON can
+ * spell (`\ud800`) but UTF-8 cannot hold (they would be stored as U+FFFD: a changed id).
+ */
+const UNSAFE_TEXT =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What is wrong with a text's characters, or undefined when nothing is. */
+export function textProblem(value: string): string | undefined {
+  const found = UNSAFE_TEXT.exec(value);
+  if (found === null) return undefined;
+  const code = found[0].charCodeAt(0);
+  const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  const at = `at position ${found.index}`;
+  if (code === 0) return `must not contain NUL (U+0000) ${at}`;
+  if (code < 0x20) return `must not contain the control character ${hex} ${at}`;
+  if (code === 0xfffd) return `contains U+FFFD ${at}: the producer's bytes were not valid UTF-8`;
+  return `contains a lone UTF-16 surrogate (${hex}) ${at}`;
+}
+
+function cleanText(max: number) {
+  return z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .superRefine((value, ctx) => {
+      const problem = textProblem(value);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    });
+}
+
+const requiredText = (max: number) =>
+  z.string().trim().min(1, 'must be a non-empty string').pipe(cleanText(max));
 // The spec marks these required, but many banks have no value: an empty string is accepted.
-const requiredMaybeEmpty = z.string();
-const optionalText = z.string().nullish();
+const requiredMaybeEmpty = (max: number) => cleanText(max);
+const optionalText = (max: number) => cleanText(max).nullish();
 
 export const locationSchema = z.object({
   iso_country_cd: z.string().regex(COUNTRY_CODE, 'must be an ISO 3166-1 alpha-2 country code'),
-  city: optionalText,
-  address: optionalText,
-  region: optionalText,
-  postal_code: optionalText,
+  city: optionalText(TEXT_LIMITS.location),
+  address: optionalText(TEXT_LIMITS.location),
+  region: optionalText(TEXT_LIMITS.location),
+  postal_code: optionalText(TEXT_LIMITS.location),
 });
 
 export const transactionSchema = z.object({
-  raw_description: requiredText,
+  raw_description: requiredText(TEXT_LIMITS.raw_description),
   // Direction is authoritative; a negative amount is accepted and read as its absolute value.
   amount: z.number().finite(),
-  transaction_id: requiredText,
-  customer_id: requiredText,
-  account_id: requiredMaybeEmpty,
-  card_id: requiredMaybeEmpty,
-  card_name: optionalText,
-  merchant_name: requiredMaybeEmpty,
-  merchant_id: requiredMaybeEmpty,
+  transaction_id: requiredText(TEXT_LIMITS.identifier),
+  customer_id: requiredText(TEXT_LIMITS.identifier),
+  account_id: requiredMaybeEmpty(TEXT_LIMITS.identifier),
+  card_id: requiredMaybeEmpty(TEXT_LIMITS.identifier),
+  card_name: optionalText(TEXT_LIMITS.card_name),
+  merchant_name: requiredMaybeEmpty(TEXT_LIMITS.merchant_name),
+  merchant_id: requiredMaybeEmpty(TEXT_LIMITS.identifier),
   mcc: z.string().regex(MCC, 'must be a four-digit merchant category code or empty'),
   direction: z.enum(['DEBIT', 'CREDIT'], 'must be DEBIT or CREDIT'),
   is_self_transaction: z.boolean().nullish(),
@@ -56,9 +104,9 @@ export const transactionSchema = z.object({
   }),
   location: locationSchema,
   // v2-only fields, accepted so v2 clients can send their records unchanged.
-  ref_id: optionalText,
-  pos_id: optionalText,
-  pos_entry_mode: optionalText,
+  ref_id: optionalText(TEXT_LIMITS.identifier),
+  pos_id: optionalText(TEXT_LIMITS.identifier),
+  pos_entry_mode: optionalText(TEXT_LIMITS.pos_entry_mode),
 });
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -166,10 +214,10 @@ type Fields = Record<string, unknown>;
 export function acceptFast(input: unknown): Transaction | undefined {
   if (!isRecord(input)) return undefined;
   const r = input;
-  const raw_description = trimmedNonEmpty(r.raw_description);
+  const raw_description = trimmedNonEmpty(r.raw_description, TEXT_LIMITS.raw_description);
   const amount = r.amount;
-  const transaction_id = trimmedNonEmpty(r.transaction_id);
-  const customer_id = trimmedNonEmpty(r.customer_id);
+  const transaction_id = trimmedNonEmpty(r.transaction_id, TEXT_LIMITS.identifier);
+  const customer_id = trimmedNonEmpty(r.customer_id, TEXT_LIMITS.identifier);
   const account_id = r.account_id;
   const card_id = r.card_id;
   const card_name = r.card_name;
@@ -187,11 +235,11 @@ export function acceptFast(input: unknown): Transaction | undefined {
     !Number.isFinite(amount) ||
     transaction_id === undefined ||
     customer_id === undefined ||
-    typeof account_id !== 'string' ||
-    typeof card_id !== 'string' ||
-    !isNullishText(card_name) ||
-    typeof merchant_name !== 'string' ||
-    typeof merchant_id !== 'string' ||
+    !isText(account_id, TEXT_LIMITS.identifier) ||
+    !isText(card_id, TEXT_LIMITS.identifier) ||
+    !isNullishText(card_name, TEXT_LIMITS.card_name) ||
+    !isText(merchant_name, TEXT_LIMITS.merchant_name) ||
+    !isText(merchant_id, TEXT_LIMITS.identifier) ||
     typeof mcc !== 'string' ||
     !MCC.test(mcc) ||
     (direction !== 'DEBIT' && direction !== 'CREDIT') ||
@@ -212,7 +260,13 @@ export function acceptFast(input: unknown): Transaction | undefined {
   const ref_id = r.ref_id;
   const pos_id = r.pos_id;
   const pos_entry_mode = r.pos_entry_mode;
-  if (!isNullishText(ref_id) || !isNullishText(pos_id) || !isNullishText(pos_entry_mode)) return undefined;
+  if (
+    !isNullishText(ref_id, TEXT_LIMITS.identifier) ||
+    !isNullishText(pos_id, TEXT_LIMITS.identifier) ||
+    !isNullishText(pos_entry_mode, TEXT_LIMITS.pos_entry_mode)
+  ) {
+    return undefined;
+  }
 
   const out: Fields = { raw_description, amount, transaction_id, customer_id, account_id, card_id };
   if (card_name !== undefined || 'card_name' in r) out.card_name = card_name;
@@ -242,10 +296,10 @@ function acceptLocation(input: unknown): Fields | undefined {
   if (
     typeof iso_country_cd !== 'string' ||
     !COUNTRY_CODE.test(iso_country_cd) ||
-    !isNullishText(city) ||
-    !isNullishText(address) ||
-    !isNullishText(region) ||
-    !isNullishText(postal_code)
+    !isNullishText(city, TEXT_LIMITS.location) ||
+    !isNullishText(address, TEXT_LIMITS.location) ||
+    !isNullishText(region, TEXT_LIMITS.location) ||
+    !isNullishText(postal_code, TEXT_LIMITS.location)
   ) {
     return undefined;
   }
@@ -262,13 +316,18 @@ function isRecord(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function isNullishText(value: unknown): boolean {
-  return value === undefined || value === null || typeof value === 'string';
+/** `cleanText(max)`: a string within the limit and without unsafe characters. */
+function isText(value: unknown, max: number): value is string {
+  return typeof value === 'string' && value.length <= max && !UNSAFE_TEXT.test(value);
 }
 
-/** `requiredText`: the trimmed string when it is not empty, else undefined. */
-function trimmedNonEmpty(value: unknown): string | undefined {
+function isNullishText(value: unknown, max: number): boolean {
+  return value === undefined || value === null || isText(value, max);
+}
+
+/** `requiredText(max)`: the trimmed string when it is clean and not empty, else undefined. */
+function trimmedNonEmpty(value: unknown, max: number): string | undefined {
   if (typeof value !== 'string') return undefined;
   const trimmed = value.trim();
-  return trimmed.length > 0 ? trimmed : undefined;
+  return trimmed.length > 0 && isText(trimmed, max) ? trimmed : undefined;
 }

@@ -86,6 +86,21 @@ const PROBES: unknown[] = [
   { iso_country_cd: 'AE', city: null, address: undefined, extra: 1 },
   { iso_country_cd: 'ae', city: 3 },
   { city: 'Dubai' },
+  // Lengths at and over every limit, and the characters no text may hold.
+  ...[32, 33, 128, 129, 256, 257, 2048, 2049].map((n) => 'x'.repeat(n)),
+  ` ${'x'.repeat(128)} `,
+  'a\u0000b',
+  '\u0000',
+  'tab\there',
+  'line\nbreak\r\n',
+  'bell\u0007',
+  'esc\u001b[0m',
+  'del\u007f',
+  'bad\ufffdbyte',
+  'lone\ud800surrogate',
+  'lone\udc00low',
+  'pair\ud83d\ude00ok',
+  'ends with high\ud83d',
 ];
 
 describe('the fast path of validateTransaction', () => {

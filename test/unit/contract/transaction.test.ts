@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { validateTransaction, type FieldError } from '../../../src/contract/transaction.js';
+import {
+  TEXT_LIMITS,
+  textProblem,
+  validateTransaction,
+  type FieldError,
+} from '../../../src/contract/transaction.js';
 
 /** A complete v3 request item. */
 function v3Item(): Record<string, unknown> {
@@ -249,5 +254,74 @@ describe('validateTransaction rejects, naming the field', () => {
   it('reports every problem, not only the first', () => {
     const item = { ...v3Item(), amount: 'x', direction: 'UP', mcc: '1' };
     expect(fieldsOf(item).sort()).toEqual(['amount', 'direction', 'mcc']);
+  });
+});
+
+describe('field limits and unsafe characters', () => {
+  const base = {
+    raw_description: 'CARREFOUR DUBAI',
+    amount: 10,
+    transaction_id: 't-1',
+    customer_id: 'c-1',
+    account_id: '',
+    card_id: '',
+    merchant_name: '',
+    merchant_id: '',
+    mcc: '',
+    direction: 'DEBIT',
+    is_transfer: false,
+    iso_currency_cd: 'AED',
+    occurred_at: '2024-03-12',
+    location: { iso_country_cd: 'AE' },
+  };
+  const firstError = (overrides: Record<string, unknown>) => {
+    const result = validateTransaction({ ...base, ...overrides });
+    return result.ok ? undefined : result.errors[0];
+  };
+
+  it.each([
+    ['raw_description', TEXT_LIMITS.raw_description],
+    ['transaction_id', TEXT_LIMITS.identifier],
+    ['customer_id', TEXT_LIMITS.identifier],
+    ['merchant_name', TEXT_LIMITS.merchant_name],
+    ['card_id', TEXT_LIMITS.identifier],
+    ['pos_entry_mode', TEXT_LIMITS.pos_entry_mode],
+  ])('%s: %i characters pass, one more is refused naming the field and the limit', (field, max) => {
+    expect(firstError({ [field]: 'x'.repeat(max) })).toBeUndefined();
+    expect(firstError({ [field]: 'x'.repeat(max + 1) })).toEqual({
+      field,
+      message: `must be at most ${max} characters`,
+    });
+  });
+
+  it('a 10 KB transaction id is refused', () => {
+    expect(firstError({ transaction_id: 'x'.repeat(10_000) })?.field).toBe('transaction_id');
+  });
+
+  it.each([
+    ['raw_description', 'CAREEM\u0000', 'must not contain NUL (U+0000) at position 6'],
+    ['merchant_name', 'A\u0007B', 'must not contain the control character U+0007 at position 1'],
+    [
+      'transaction_id',
+      'id-\ufffd',
+      "contains U+FFFD at position 3: the producer's bytes were not valid UTF-8",
+    ],
+    ['customer_id', 'c\ud800', 'contains a lone UTF-16 surrogate (U+D800) at position 1'],
+  ])('%s with %j is refused: %s', (field, value, message) => {
+    expect(firstError({ [field]: value })).toEqual({ field, message });
+  });
+
+  it('a NUL in a location field names the nested field', () => {
+    expect(firstError({ location: { iso_country_cd: 'AE', city: 'Dub\u0000ai' } })?.field).toBe(
+      'location.city',
+    );
+  });
+
+  it('tabs, line breaks and emoji (surrogate pairs) are fine', () => {
+    expect(firstError({ raw_description: 'Purchase\tAED 10\r\nat CARREFOUR 😀' })).toBeUndefined();
+  });
+
+  it('textProblem reports nothing for clean text', () => {
+    expect(textProblem('كارفور دبي')).toBeUndefined();
   });
 });

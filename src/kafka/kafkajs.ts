@@ -1,0 +1,69 @@
+/**
+ * The one door to kafkajs: every module of `src/` takes kafkajs' classes from here (an eslint rule
+ * holds it), so our produce step (send-messages.ts) is in kafkajs' place before kafkajs loads.
+ *
+ * kafkajs has no hook for its produce step, and its producer module binds it when kafkajs is first
+ * required. So this module puts ours into Node's module cache under the path of kafkajs' own
+ * `sendMessages.js` and only then requires kafkajs. It does that only for the kafkajs version it was
+ * written against (package.json pins it exactly). `sendMessagesInstalled()` says whether the producer
+ * really uses ours; the transactional code refuses to run without it, because without it a broker
+ * failure can lose or duplicate records (see send-messages.ts).
+ */
+import { createRequire, Module } from 'node:module';
+import { dirname } from 'node:path';
+import type * as KafkaJs from 'kafkajs';
+import { createSendMessages, type KafkaErrors } from './send-messages.js';
+
+/** The kafkajs version whose producer internals send-messages.ts replaces. */
+export const SUPPORTED_KAFKAJS_VERSION = '2.2.4';
+
+const require = createRequire(import.meta.url);
+const SEND_MESSAGES = 'kafkajs/src/producer/sendMessages.js';
+const MESSAGE_PRODUCER = 'kafkajs/src/producer/messageProducer.js';
+const INSTALLED = Symbol.for('tx-enrich.send-messages');
+
+type ModuleWithPaths = typeof Module & { _nodeModulePaths(dir: string): string[] };
+
+/** Puts our produce step in the module cache; returns why not, or null when it is there. */
+function install(): string | null {
+  let path: string;
+  let messageProducer: string;
+  let version: string;
+  try {
+    version = (require('kafkajs/package.json') as { version: string }).version;
+    path = require.resolve(SEND_MESSAGES);
+    messageProducer = require.resolve(MESSAGE_PRODUCER);
+  } catch (error) {
+    return `kafkajs internals not found (${String(error)})`;
+  }
+  if (version !== SUPPORTED_KAFKAJS_VERSION) return `kafkajs ${version} is not ${SUPPORTED_KAFKAJS_VERSION}`;
+  const cached = require.cache[path]?.exports as { [INSTALLED]?: true } | undefined;
+  if (cached?.[INSTALLED]) return null;
+  if (require.cache[messageProducer] !== undefined) {
+    return 'kafkajs was loaded before src/kafka/kafkajs.ts (its producer holds its own produce step)';
+  }
+  const errors = require('kafkajs/src/errors.js') as KafkaErrors;
+  const module = new Module(path);
+  module.filename = path;
+  module.paths = (Module as ModuleWithPaths)._nodeModulePaths(dirname(path));
+  module.exports = Object.assign(createSendMessages(errors), { [INSTALLED]: true as const });
+  module.loaded = true;
+  require.cache[path] = module;
+  return null;
+}
+
+const notInstalled = install();
+
+const kafkajs = require('kafkajs') as typeof KafkaJs;
+
+export const { Kafka, Partitioners, logLevel, CompressionTypes } = kafkajs;
+
+/** Whether kafkajs' producers use send-messages.ts in this process; if not, why. */
+export function sendMessagesInstalled(): { installed: true } | { installed: false; reason: string } {
+  if (notInstalled !== null) return { installed: false, reason: notInstalled };
+  const exported = require.cache[require.resolve(SEND_MESSAGES)]?.exports as
+    { [INSTALLED]?: true } | undefined;
+  return exported?.[INSTALLED] === true
+    ? { installed: true }
+    : { installed: false, reason: "kafkajs' produce step was replaced after install" };
+}
