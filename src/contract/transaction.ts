@@ -38,16 +38,29 @@ export const TEXT_LIMITS = {
  * decoder puts where the producer's bytes were not UTF-8; and lone UTF-16 surrogates, which JSON can
  * spell (`\ud800`) but UTF-8 cannot hold (they would be stored as U+FFFD: a changed id).
  */
-const UNSAFE_TEXT =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+function unsafeAt(value: string): number {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20) {
+      if (c !== 0x09 && c !== 0x0a && c !== 0x0d) return i;
+    } else if (c === 0xfffd) {
+      return i;
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = value.charCodeAt(i + 1);
+      if (c > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return i;
+      i++;
+    }
+  }
+  return -1;
+}
 
 /** What is wrong with a text's characters, or undefined when nothing is. */
 export function textProblem(value: string): string | undefined {
-  const found = UNSAFE_TEXT.exec(value);
-  if (found === null) return undefined;
-  const code = found[0].charCodeAt(0);
+  const index = unsafeAt(value);
+  if (index < 0) return undefined;
+  const code = value.charCodeAt(index);
   const hex = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-  const at = `at position ${found.index}`;
+  const at = `at position ${index}`;
   if (code === 0) return `must not contain NUL (U+0000) ${at}`;
   if (code < 0x20) return `must not contain the control character ${hex} ${at}`;
   if (code === 0xfffd) return `contains U+FFFD ${at}: the producer's bytes were not valid UTF-8`;
@@ -318,7 +331,7 @@ function isRecord(value: unknown): value is Fields {
 
 /** `cleanText(max)`: a string within the limit and without unsafe characters. */
 function isText(value: unknown, max: number): value is string {
-  return typeof value === 'string' && value.length <= max && !UNSAFE_TEXT.test(value);
+  return typeof value === 'string' && value.length <= max && unsafeAt(value) < 0;
 }
 
 function isNullishText(value: unknown, max: number): boolean {
