@@ -5,7 +5,7 @@
  *    the same run a passthrough that copies key and value bytes through the very same consumer,
  *    per-partition transactional producers, batching and commits, each drain it from the start.
  *    Reports sustained records/s of both and their ratio, and the CPU the broker and the worker used.
- *    Options: BENCH_E2E_THREADS=1 (also the worker-thread prototype), BENCH_E2E_SHAPED=1 (also
+ *    Options: BENCH_E2E_SHAPED=1 (also
  *    enriched-shaped output without enriching), BENCH_E2E_STORE=1 (also the worker with the brand
  *    store in PostgreSQL, as `tx-enrich worker` runs), BENCH_E2E_CPU_PROF=dir (V8 CPU profiles).
  * 2. Latency: records offered at a fixed 2,000/s to a worker process, 5 s of warm-up (reported apart)
@@ -19,7 +19,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
-import { Kafka, Partitioners, logLevel, type Message } from 'kafkajs';
+import type { Message } from 'kafkajs';
+import { Kafka, Partitioners, logLevel } from '../src/kafka/kafkajs.js';
 import pg from 'pg';
 import { stackStatus, stackUp, stackOptions } from '../scripts/stack.js';
 import { WORKER_NODE_OPTIONS } from '../src/cli/worker-command.js';
@@ -34,11 +35,6 @@ const LATENCY_RATE = 2_000;
 const INSTANCES = (process.env.BENCH_E2E_INSTANCES ?? `1,${cpus().length}`).split(',').map(Number);
 const LATENCY_SECONDS = Number(process.env.BENCH_E2E_LATENCY_SECONDS ?? 20);
 const LATENCY_WARM_SECONDS = Number(process.env.BENCH_E2E_LATENCY_WARM_SECONDS ?? 5);
-/**
- * BENCH_E2E_THREADS=1: also drain with the worker-thread prototype (bench/threads/offload.ts), to see
- * what moving the enrichment off the Kafka thread would give on this machine.
- */
-const THREADS = process.env.BENCH_E2E_THREADS === '1';
 /**
  * BENCH_E2E_SHAPED=1: also drain writing enriched-shaped records (real enriched values and headers,
  * nothing decoded, validated, enriched or encoded): the highest rate the enriched output allows with
@@ -105,7 +101,6 @@ async function main(): Promise<void> {
   for (const instances of INSTANCES) {
     runs[`passthrough_x${instances}`] = await drain(kafka, addresses, raw, 'passthrough', instances);
     runs[`enrich_x${instances}`] = await drain(kafka, addresses, raw, 'enrich', instances);
-    if (THREADS) runs[`threads_x${instances}`] = await drain(kafka, addresses, raw, 'threads', instances);
     if (SHAPED) runs[`shaped_x${instances}`] = await drain(kafka, addresses, raw, 'shaped', instances);
     if (STORE) runs[`store_x${instances}`] = await drain(kafka, addresses, raw, 'store', instances);
   }
@@ -119,9 +114,6 @@ async function main(): Promise<void> {
     const e = runs[`enrich_x${instances}`];
     const p = runs[`passthrough_x${instances}`];
     if (e && p) ratios[`x${instances}`] = round(e.records_per_second / p.records_per_second);
-    const t = runs[`threads_x${instances}`];
-    if (t && p)
-      ratios[`x${instances}_threads_prototype`] = round(t.records_per_second / p.records_per_second);
     const sh = runs[`shaped_x${instances}`];
     if (sh && p)
       ratios[`x${instances}_shaped_output_only`] = round(sh.records_per_second / p.records_per_second);
@@ -177,7 +169,7 @@ async function drain(
   kafka: Kafka,
   addresses: Addresses,
   input: string,
-  mode: 'enrich' | 'passthrough' | 'threads' | 'shaped' | 'store',
+  mode: 'enrich' | 'passthrough' | 'shaped' | 'store',
   instances: number,
 ) {
   const output = `${run}.${mode}.${instances}`;

@@ -98,6 +98,10 @@ function regex() {
     .transform((value) => new RegExp(value));
 }
 
+function bugPolicy() {
+  return z.enum(['dead-letter', 'stop'], { error: 'must be dead-letter or stop' });
+}
+
 function text() {
   return z.string().min(1, 'must not be empty');
 }
@@ -323,10 +327,66 @@ export const SETTINGS = {
   }),
   retryMaxDelayMs: setting({
     env: 'RETRY_MAX_DELAY_MS',
-    default: '30000',
+    default: '10000',
     rule: 'integer 100-3600000',
     description: 'Longest back-off between retries of a transient failure (broker, registry, database).',
     schema: integer(100, 3_600_000),
+  }),
+  retryBudgetMs: setting({
+    env: 'RETRY_BUDGET_MS',
+    default: '600000',
+    rule: 'integer 1000-86400000',
+    description:
+      'How long the worker retries one micro-batch through a transient failure before it gives up and exits non-zero (a supervisor restarts it); /readyz reports the retrying long before.',
+    schema: integer(1_000, 86_400_000),
+  }),
+  kafkaRequestTimeoutMs: setting({
+    env: 'KAFKA_REQUEST_TIMEOUT_MS',
+    default: '10000',
+    rule: 'integer 1000-300000',
+    description:
+      'Longest wait for one Kafka request; a step of a transaction (start, send, offsets, commit) may take twice this before it is given up and the transaction is retried with a new producer.',
+    schema: integer(1_000, 300_000),
+  }),
+  stallReadinessMs: setting({
+    env: 'STALL_READINESS_MS',
+    default: '30000',
+    rule: 'integer 1000-3600000',
+    description:
+      'When records wait on an input partition and nothing has been committed for this long, /readyz says not ready (`txenrich_seconds_since_progress`).',
+    schema: integer(1_000, 3_600_000),
+  }),
+  stallRestartMs: setting({
+    env: 'STALL_RESTART_MS',
+    default: '45000',
+    rule: 'integer 1000-3600000',
+    description:
+      'When records wait and nothing has been committed for this long, the worker restarts its consumer and producers; after three restarts without progress it exits non-zero.',
+    schema: integer(1_000, 3_600_000),
+  }),
+  onBugDecode: setting({
+    env: 'ON_BUG_DECODE',
+    default: 'dead-letter',
+    rule: 'dead-letter or stop',
+    description:
+      'An unexpected error (a bug, not bad data) while decoding a record: dead-letter it with PROCESSING_FAILED and go on, or stop the worker.',
+    schema: bugPolicy(),
+  }),
+  onBugProcess: setting({
+    env: 'ON_BUG_PROCESS',
+    default: 'dead-letter',
+    rule: 'dead-letter or stop',
+    description:
+      'An unexpected error while enriching, indexing or encoding a record: dead-letter it with PROCESSING_FAILED and go on, or stop the worker.',
+    schema: bugPolicy(),
+  }),
+  onBugProduce: setting({
+    env: 'ON_BUG_PRODUCE',
+    default: 'dead-letter',
+    rule: 'dead-letter or stop',
+    description:
+      'An unexpected error while producing a record: dead-letter it with PROCESSING_FAILED and go on, or stop the worker.',
+    schema: bugPolicy(),
   }),
   tenantsFile: setting({
     env: 'TENANTS_FILE',

@@ -3,10 +3,11 @@
  * Avro through the registry (or JSON), at a given rate, with an optional share of invalid records.
  */
 import { parseArgs } from 'node:util';
-import { Kafka, Partitioners, logLevel, type Message } from 'kafkajs';
+import type { Message } from 'kafkajs';
+import { Kafka, Partitioners, logLevel } from '../kafka/kafkajs.js';
 import { loadConfigOrExit } from '../config.js';
 import { loadReferenceData } from '../data/load.js';
-import { RegistryCodec } from '../pipeline/schema-registry.js';
+import { RegistryCodec } from '../schema-registry/codec.js';
 import { sleep } from '../errors/retry.js';
 import { generateSamples } from '../samples/generate.js';
 

@@ -4,10 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
+import type { KafkaMessage } from 'kafkajs';
+import { Kafka, logLevel } from '../kafka/kafkajs.js';
 import { loadConfigOrExit } from '../config.js';
-import { HEADER, headerText } from '../pipeline/headers.js';
-import { AVRO_MAGIC_BYTE, RegistryCodec } from '../pipeline/schema-registry.js';
+import { HEADER, headerText } from '../kafka/headers.js';
+import { AVRO_MAGIC_BYTE, RegistryCodec } from '../schema-registry/codec.js';
 
 const HELP = `usage: tx-enrich tail <topic> [--json] [--from-end] [--count N] [--timeout SECONDS]
 

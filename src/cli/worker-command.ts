@@ -8,9 +8,12 @@ import { loadReferenceData } from '../data/load.js';
 import { startFeedbackServices, type FeedbackServices } from '../feedback/services.js';
 import { startHealthServer } from '../observability/health-server.js';
 import { createLogger } from '../observability/logger.js';
+import type { BrandStorePort } from '../pipeline/steps.js';
 import { Worker } from '../pipeline/worker.js';
+import type { Database } from '../store/db.js';
+import { historyFor, upsertIndex } from '../store/index-store.js';
 import { StoreSnapshot } from '../store/store-snapshot.js';
-import { openStore, prepareStore, storeWorkerHooks } from '../store/store.js';
+import { openStore, prepareStore } from '../store/store.js';
 
 /**
  * Node options the worker should run with (`npm start`, the Docker image and the demo pass them; set
@@ -77,7 +80,7 @@ export async function runWorkerCommand(argv: string[]): Promise<number> {
     return 0;
   }
 
-  const worker = new Worker(config, log, storeWorkerHooks(db, snapshots));
+  const worker = new Worker(config, log, brandStorePort(db, snapshots));
   const health = await startHealthServer(config.httpPort, worker.metrics.registry, () => worker.readiness());
   log.info({ port: health.port }, 'metrics and health endpoints listening');
   let feedback: FeedbackServices | null = null;
@@ -112,4 +115,15 @@ export async function runWorkerCommand(argv: string[]): Promise<number> {
       })
       .catch(fatal);
   });
+}
+
+/** The worker's port to the brand store: its snapshot, recurring history and the index. */
+export function brandStorePort(db: Database, snapshots: StoreSnapshot): BrandStorePort {
+  return {
+    snapshot: () => snapshots.current(),
+    history: (keys) => historyFor(db, keys),
+    index: async (items) => {
+      await upsertIndex(db, items);
+    },
+  };
 }

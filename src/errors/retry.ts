@@ -26,6 +26,8 @@ export interface RetryOptions {
   /** Where this loop reports that it is retrying, under `loop`. */
   readonly board?: RetryBoard;
   readonly loop?: string;
+  /** How to wait between attempts (default: sleep); the worker heartbeats its group meanwhile. */
+  readonly wait?: (ms: number) => Promise<void>;
 }
 
 export function backoffDelay(attempt: number, initialDelayMs: number, maxDelayMs: number): number {
@@ -60,7 +62,7 @@ export async function withRetry<T>(what: string, fn: () => Promise<T>, options: 
         }
         options.board?.failing(loop, failure);
         options.onRetry?.(attempt + 1, delay, error, failure);
-        await sleep(delay);
+        await (options.wait ?? sleep)(delay);
       }
     }
   } finally {

@@ -19,7 +19,7 @@ import type { IHeaders } from 'kafkajs';
 import type { Snapshot } from '../engine/snapshot.js';
 import { dataError, type DataError } from '../errors/catalog.js';
 import type { Logger } from '../observability/logger.js';
-import { deadLetterHeaders } from '../pipeline/headers.js';
+import { deadLetterHeaders } from '../kafka/headers.js';
 import {
   applyLockName,
   brandFamilyIds,

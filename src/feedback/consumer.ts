@@ -12,7 +12,7 @@ import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import { dataError, type DataError } from '../errors/catalog.js';
 import type { Logger } from '../observability/logger.js';
 import { withRetry } from '../errors/retry.js';
-import { AVRO_MAGIC_BYTE, type RegistryCodec } from '../pipeline/schema-registry.js';
+import { AVRO_MAGIC_BYTE, type RegistryCodec } from '../schema-registry/codec.js';
 import { applyFeedbackRecord, type ApplyContext, type ApplyOutcome } from './apply.js';
 import { ensureTopics } from './kafka.js';
 

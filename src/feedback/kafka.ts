@@ -2,7 +2,8 @@
  * Kafka plumbing shared by the feedback consumer, the outbox relay and the brand-change listener:
  * the client (logging through our logger, never message payloads) and topic creation.
  */
-import { Kafka, logLevel as KafkaLogLevel, type Admin, type ITopicConfig } from 'kafkajs';
+import type { Admin, ITopicConfig } from 'kafkajs';
+import { Kafka, logLevel as KafkaLogLevel } from '../kafka/kafkajs.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 

@@ -17,10 +17,10 @@
  * carries header `x-outbox-id`, so consumers can check.
  */
 import type { Admin, IHeaders, Kafka, Message, Producer } from 'kafkajs';
-import { Partitioners } from 'kafkajs';
+import { Partitioners } from '../kafka/kafkajs.js';
 import type { Logger } from '../observability/logger.js';
 import { backoffDelay } from '../errors/retry.js';
-import type { RegistryCodec } from '../pipeline/schema-registry.js';
+import type { RegistryCodec } from '../schema-registry/codec.js';
 import type { Database, HeldLock } from '../store/db.js';
 import { crashPoint } from './faults.js';
 import { brandChangesTopicConfig, ensureTopics } from './kafka.js';

@@ -6,7 +6,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import { withRetry } from '../errors/retry.js';
-import { RegistryCodec } from '../pipeline/schema-registry.js';
+import { RegistryCodec } from '../schema-registry/codec.js';
 import type { Database } from '../store/db.js';
 import type { StoreSnapshot } from '../store/store-snapshot.js';
 import type { ApplyContext } from './apply.js';

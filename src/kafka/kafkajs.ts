@@ -56,7 +56,9 @@ const notInstalled = install();
 
 const kafkajs = require('kafkajs') as typeof KafkaJs;
 
-export const { Kafka, Partitioners, logLevel, CompressionTypes } = kafkajs;
+export const { Kafka, Partitioners, logLevel, CompressionTypes, ConfigResourceTypes } = kafkajs;
+/** The client's type, under the same name as its class (as `import { Kafka } from 'kafkajs'` gives). */
+export type Kafka = KafkaJs.Kafka;
 
 /** Whether kafkajs' producers use send-messages.ts in this process; if not, why. */
 export function sendMessagesInstalled(): { installed: true } | { installed: false; reason: string } {

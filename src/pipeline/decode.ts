@@ -1,18 +1,20 @@
 /**
- * Decode and validate one Kafka message into transaction items: Confluent-framed Avro (first byte
- * 0) or JSON (first byte `{`); a JSON object carrying a `transactions` array is the spec's request
- * envelope and yields one item per element. Every failure is a value naming the field.
+ * Steps 1 and 2 of a record's way, decode and validate: one Kafka message into transaction items.
+ * Confluent-framed Avro (first byte 0) or JSON (first byte `{`, strict UTF-8); a JSON object carrying
+ * a `transactions` array is the spec's request envelope and yields one item per element. The tenant
+ * comes from the `tenant-id` header. Every failure is a value naming the field, never an exception.
  */
-import { validateTransaction, type Transaction } from '../contract/transaction.js';
+import type { KafkaMessage } from 'kafkajs';
+import { isTenantId, TENANT_ID_RULE } from '../contract/tenant.js';
+import { validateTransaction } from '../contract/transaction.js';
+import type { EngineTransaction } from '../engine/types.js';
 import { dataError, type DataError } from '../errors/catalog.js';
-import { AVRO_MAGIC_BYTE, type RegistryCodec } from './schema-registry.js';
+import { HEADER, headerText } from '../kafka/headers.js';
+import { AVRO_MAGIC_BYTE, type RegistryCodec } from '../schema-registry/codec.js';
 
 export type DecodedItem =
-  | { readonly ok: true; readonly index: number; readonly transaction: Transaction }
+  | { readonly ok: true; readonly index: number; readonly transaction: EngineTransaction }
   | { readonly ok: false; readonly index: number; readonly error: DataError };
-
-const OPEN_BRACE = 0x7b;
-const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
 export interface DecodedMessage {
   /** True when the value was a `{"transactions": [...]}` envelope. */
@@ -21,86 +23,108 @@ export interface DecodedMessage {
   readonly items: DecodedItem[];
 }
 
+const OPEN_BRACE = 0x7b;
+const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+/** Bytes that are not UTF-8 are refused, never replaced by U+FFFD (which would change an id). */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /**
- * Decodes one message without waiting: undefined when the value's Avro schema must first be fetched
- * (`codec.load(value)`, then call again), so a batch costs no promise per record.
+ * Decodes one message without waiting: undefined when its Avro schema must first be fetched
+ * (`codec.load(value)`, then call again), so a micro-batch costs no promise per record.
  */
-export function decodeMessageCached(value: Buffer | null, codec: RegistryCodec): DecodedMessage | undefined {
-  const decoded = decodeValue(value, codec);
-  return decoded === undefined || !Array.isArray(decoded) ? decoded : { envelope: false, items: decoded };
+export function decodeMessage(
+  message: Pick<KafkaMessage, 'value' | 'headers'>,
+  codec: RegistryCodec,
+  defaultTenant: string,
+): DecodedMessage | undefined {
+  const tenant = tenantOf(message, defaultTenant);
+  if (typeof tenant !== 'string') return single(tenant);
+  const decoded = decodeValue(message.value, codec);
+  if (decoded === undefined) return undefined;
+  if ('error' in decoded) return single(decoded.error);
+  const { json, envelope } = decoded;
+  if (!envelope) return { envelope: false, items: [validated(json, 0, '', tenant)] };
+  const list = (json as { transactions: unknown }).transactions;
+  if (!Array.isArray(list)) {
+    return {
+      envelope: true,
+      items: [failed(0, dataError('INVALID_FIELD', 'transactions', 'must be an array'))],
+    };
+  }
+  if (list.length === 0) {
+    return {
+      envelope: true,
+      items: [failed(0, dataError('EMPTY_ENVELOPE', 'transactions', 'must hold at least one transaction'))],
+    };
+  }
+  return {
+    envelope: true,
+    items: list.map((item, index) => validated(item, index, `transactions[${index}].`, tenant)),
+  };
 }
 
-function decodeValue(value: Buffer | null, codec: RegistryCodec): DecodedItem[] | DecodedMessage | undefined {
-  if (value === null || value.length === 0) {
-    return [{ ok: false, index: 0, error: dataError('EMPTY_VALUE', '', 'the message has no value') }];
-  }
+/** The record's tenant: its `tenant-id` header by the tenant rule, else the default tenant. */
+function tenantOf(message: Pick<KafkaMessage, 'headers'>, defaultTenant: string): string | DataError {
+  const value = headerText(message.headers, HEADER.tenant);
+  if (value === undefined) return defaultTenant;
+  if (isTenantId(value)) return value;
+  const shown = value.length > 64 ? `${value.slice(0, 64)}…` : value;
+  return dataError(
+    'INVALID_HEADER',
+    `headers.${HEADER.tenant}`,
+    `${TENANT_ID_RULE} (got ${JSON.stringify(shown)})`,
+  );
+}
+
+function decodeValue(
+  value: Buffer | null,
+  codec: RegistryCodec,
+): { json: unknown; envelope: boolean } | { error: DataError } | undefined {
+  if (value === null || value.length === 0)
+    return { error: dataError('EMPTY_VALUE', '', 'the message has no value') };
   let first = 0;
   while (first < value.length && JSON_WHITESPACE.has(value[first] as number)) first++;
   const lead = value[first];
   if (first === 0 && lead === AVRO_MAGIC_BYTE) {
     const decoded = codec.decodeCached(value);
     if (decoded === undefined) return undefined;
-    if (!decoded.ok) return [{ ok: false, index: 0, error: decoded.error }];
-    return [validated(decoded.value, 0, '')];
+    return decoded.ok ? { json: decoded.value, envelope: false } : { error: decoded.error };
   }
   if (lead !== OPEN_BRACE) {
     const shown = lead === undefined ? 'nothing' : `0x${lead.toString(16).padStart(2, '0')}`;
-    return [
-      {
-        ok: false,
-        index: 0,
-        error: dataError(
-          lead !== undefined && isPrintable(lead) ? 'NOT_JSON' : 'BAD_MAGIC_BYTE',
-          '',
-          `value starts with ${shown}: expected 0x00 (Confluent Avro) or "{" (JSON)`,
-        ),
-      },
-    ];
+    const code = lead !== undefined && lead >= 0x20 && lead < 0x7f ? 'NOT_JSON' : 'BAD_MAGIC_BYTE';
+    return {
+      error: dataError(code, '', `value starts with ${shown}: expected 0x00 (Confluent Avro) or "{" (JSON)`),
+    };
+  }
+  let text: string;
+  try {
+    text = STRICT_UTF8.decode(value);
+  } catch {
+    return {
+      error: dataError('INVALID_ENCODING', '', `the value is not valid UTF-8 (${invalidUtf8At(value)})`),
+    };
   }
   let json: unknown;
   try {
-    json = JSON.parse(value.toString('utf8'));
+    json = JSON.parse(text);
   } catch (error) {
-    return [
-      { ok: false, index: 0, error: dataError('NOT_JSON', '', `invalid JSON: ${(error as Error).message}`) },
-    ];
+    return { error: dataError('NOT_JSON', '', `invalid JSON: ${(error as Error).message}`) };
   }
-  const envelope = (json as { transactions?: unknown }).transactions;
-  if (envelope === undefined) return [validated(json, 0, '')];
-  if (!Array.isArray(envelope)) {
-    return {
-      envelope: true,
-      items: [{ ok: false, index: 0, error: dataError('INVALID_FIELD', 'transactions', 'must be an array') }],
-    };
-  }
-  if (envelope.length === 0) {
-    return {
-      envelope: true,
-      items: [
-        {
-          ok: false,
-          index: 0,
-          error: dataError('EMPTY_ENVELOPE', 'transactions', 'must hold at least one transaction'),
-        },
-      ],
-    };
-  }
-  return {
-    envelope: true,
-    items: envelope.map((item, index) => validated(item, index, `transactions[${index}].`)),
-  };
+  return { json, envelope: (json as { transactions?: unknown }).transactions !== undefined };
 }
 
-function validated(value: unknown, index: number, prefix: string): DecodedItem {
+function validated(value: unknown, index: number, prefix: string, tenant: string): DecodedItem {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return {
-      ok: false,
-      index,
-      error: dataError('INVALID_FIELD', prefix.replace(/\.$/, ''), 'must be an object'),
-    };
+    return failed(index, dataError('INVALID_FIELD', prefix.replace(/\.$/, ''), 'must be an object'));
   }
   const result = validateTransaction(value);
-  if (result.ok) return { ok: true, index, transaction: result.value };
+  if (result.ok) {
+    // The validated value is a fresh object, ours alone: the tenant goes onto it, no copy.
+    const transaction = result.value as EngineTransaction & { tenant?: string };
+    transaction.tenant = tenant;
+    return { ok: true, index, transaction };
+  }
   const [first] = result.errors;
   const more =
     result.errors.length > 1
@@ -109,17 +133,36 @@ function validated(value: unknown, index: number, prefix: string): DecodedItem {
           .map((e) => e.field)
           .join(', ')})`
       : '';
-  return {
-    ok: false,
+  return failed(
     index,
-    error: dataError(
-      'INVALID_FIELD',
-      `${prefix}${first?.field ?? ''}`,
-      `${first?.message ?? 'invalid'}${more}`,
-    ),
-  };
+    dataError('INVALID_FIELD', `${prefix}${first?.field ?? ''}`, `${first?.message ?? 'invalid'}${more}`),
+  );
 }
 
-function isPrintable(byte: number): boolean {
-  return byte >= 0x20 && byte < 0x7f;
+function failed(index: number, error: DataError): DecodedItem {
+  return { ok: false, index, error };
+}
+
+function single(error: DataError): DecodedMessage {
+  return { envelope: false, items: [failed(0, error)] };
+}
+
+/**
+ * Where the first invalid UTF-8 sequence starts, for the dead letter's message: the longest valid
+ * prefix, found by bisection (a prefix cut inside a sequence is incomplete, not invalid, when
+ * decoded as a stream), so a megabyte costs a few dozen decodes, not one per byte.
+ */
+function invalidUtf8At(value: Buffer): string {
+  let valid = 0;
+  let invalid = value.length;
+  while (invalid - valid > 1) {
+    const middle = (valid + invalid) >>> 1;
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(value.subarray(0, middle), { stream: true });
+      valid = middle;
+    } catch {
+      invalid = middle;
+    }
+  }
+  return `near byte ${valid}`;
 }

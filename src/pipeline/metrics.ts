@@ -77,5 +77,32 @@ export function createWorkerMetrics(registry: Registry = new Registry()) {
       help: 'Bytes of input messages being processed.',
       registers: [registry],
     }),
+    secondsSinceProgress: new Gauge({
+      name: 'txenrich_seconds_since_progress',
+      help: 'Seconds since the last commit while records wait on an assigned input partition (0 when caught up).',
+      registers: [registry],
+    }),
+    retryingSince: new Gauge({
+      name: 'txenrich_retrying_since_seconds',
+      help: 'Seconds each retry loop (a partition, the feedback consumer, the outbox relay) has been failing; absent when none is.',
+      labelNames: ['loop'],
+      registers: [registry],
+    }),
+    isolated: new Counter({
+      name: 'txenrich_records_isolated_total',
+      help: 'Records dead-lettered alone because a dependency refused them or a bug failed on them, by code.',
+      labelNames: ['code'],
+      registers: [registry],
+    }),
+    consumerRestarts: new Counter({
+      name: 'txenrich_consumer_restarts_total',
+      help: 'Restarts of the consumer and producers after a stall (no progress while records wait).',
+      registers: [registry],
+    }),
+    recordEncoderActive: new Gauge({
+      name: 'txenrich_record_encoder_active',
+      help: '1 when kafkajs encodes produced records with src/kafka/record-encoder.ts in this process.',
+      registers: [registry],
+    }),
   };
 }

@@ -1,45 +1,29 @@
 /**
- * The enrichment worker: a consumer group over the raw topics; per input partition, micro-batches
- * run through decode → validate → enrich → encode and commit in one Kafka transaction together
- * with the dead letters and the consumed offsets. Consumers of the output reading with
- * `read_committed` see every input exactly once, across crashes and rebalances.
+ * The enrichment worker: a consumer group over the raw topics. Each fetched batch of an input
+ * partition is cut into micro-batches of at most BATCH_MAX_RECORDS; each runs the chain of steps
+ * (steps.ts) and commits in one Kafka transaction with its dead letters and the input offset
+ * (micro-batch.ts, src/kafka/transactional-sink.ts). Consumers of the output reading with
+ * `read_committed` see every input exactly once, across crashes, rebalances and broker failures.
+ *
+ * This file is the lifecycle around that: start, assignment, retries of a micro-batch through
+ * infrastructure failures (bounded, reported), the progress watchdog, readiness and shutdown.
  */
-import {
-  Kafka,
-  logLevel as KafkaLogLevel,
-  type Admin,
-  type Consumer,
-  type EachBatchPayload,
-  type KafkaMessage,
-  type Message,
-} from 'kafkajs';
+import type { Admin, Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { Config } from '../config.js';
-import type { Snapshot } from '../engine/snapshot.js';
-import type { EngineTransaction, Enrichment, HistoryEntry, HistoryKey } from '../engine/types.js';
 import { InfrastructureError } from '../errors/catalog.js';
+import { withDeadline } from '../errors/deadline.js';
+import { RetryBoard, sleep, withRetry } from '../errors/retry.js';
+import { createKafka } from '../kafka/client.js';
+import { recordEncoderInstalled } from '../kafka/record-encoder.js';
+import { ensureTopics, maxMessageBytes } from '../kafka/topics.js';
+import { TransactionalSink } from '../kafka/transactional-sink.js';
 import type { Logger } from '../observability/logger.js';
+import { RegistryCodec } from '../schema-registry/codec.js';
 import { DeadLetterGuard } from './dlq-guard.js';
 import { createWorkerMetrics, type WorkerMetrics } from './metrics.js';
-import { processChunk } from './process-chunk.js';
-import { ProducerPool } from './producer-pool.js';
-import { installRecordEncoder } from './record-encoder.js';
-import { withRetry, sleep } from '../errors/retry.js';
-import { RegistryCodec } from './schema-registry.js';
-
-/** What the worker needs besides configuration; the brand store plugs in here. */
-export interface WorkerHooks {
-  /** The current brand snapshot (may change while running, e.g. after a correction). */
-  snapshot(): Snapshot;
-  /** Earlier transactions of these customers at these merchants, for recurring detection. */
-  history?(keys: readonly HistoryKey[]): Promise<readonly HistoryEntry[]>;
-  /** Called after the engine, before the Kafka commit; must be idempotent (a replay repeats it). */
-  indexEnriched?(items: readonly { transaction: EngineTransaction; enrichment: Enrichment }[]): Promise<void>;
-  /**
-   * Replaces decode → enrich → encode (the end-to-end benchmark's passthrough copies bytes through
-   * the same consumer, producers and transactions). Default: processChunk.
-   */
-  process?: typeof processChunk;
-}
+import { commitMicroBatch, type Committed, type MicroBatchContext } from './micro-batch.js';
+import { ProgressMonitor } from './progress.js';
+import type { BrandStorePort, StepContext } from './steps.js';
 
 export type WorkerConfig = Pick<
   Config,
@@ -62,60 +46,63 @@ export type WorkerConfig = Pick<
   | 'logoBaseUrl'
   | 'shutdownDeadlineMs'
   | 'retryMaxDelayMs'
+  | 'retryBudgetMs'
+  | 'kafkaRequestTimeoutMs'
   | 'kafkaSessionTimeoutMs'
   | 'kafkaRebalanceTimeoutMs'
+  | 'stallReadinessMs'
+  | 'stallRestartMs'
+  | 'onBugDecode'
+  | 'onBugProcess'
+  | 'onBugProduce'
 >;
 
+export interface WorkerOptions {
+  readonly metrics?: WorkerMetrics;
+  /** Where retry loops report (shared with the feedback services of the same process). */
+  readonly board?: RetryBoard;
+  /** Replaces decode → … → encode (the end-to-end benchmark's passthrough). */
+  readonly process?: MicroBatchContext['process'];
+}
+
 const TRANSACTION_TIMEOUT_MS = 60_000;
+const PROBE_INTERVAL_MS = 5_000;
+/** Restarts of the Kafka side without progress in between, before the worker gives up. */
+const MAX_RESTARTS = 3;
 
 export class Worker {
   readonly metrics: WorkerMetrics;
+  readonly board: RetryBoard;
   private readonly kafka: Kafka;
   private readonly codec: RegistryCodec;
-  private readonly producers: ProducerPool;
   private readonly guard: DeadLetterGuard;
-  private consumer: Consumer | null = null;
+  private readonly stepTimeoutMs: number;
   private admin: Admin | null = null;
-  private outputSchemaId = 0;
+  private sink: TransactionalSink | null = null;
+  private monitor: ProgressMonitor | null = null;
+  private consumer: Consumer | null = null;
+  private watchdog: NodeJS.Timeout | null = null;
+  private base: Omit<StepContext, 'topic' | 'partition' | 'now'> | null = null;
   private joined = false;
+  private assignedTopics: string[] = [];
   private stopping = false;
+  private restarts = 0;
+  private restarting = false;
   private inFlightBytes = 0;
-  /** Offsets the group had committed when we took a partition over; older messages are skipped. */
-  private readonly floors = new Map<string, bigint>();
-  private readonly activeTransactions = new Set<{ abort(): Promise<void> }>();
-  private fatal: ((error: Error) => void) | null = null;
+  private fatal: (error: Error) => void = () => undefined;
 
   constructor(
     private readonly config: WorkerConfig,
     private readonly log: Logger,
-    private readonly hooks: WorkerHooks,
-    metrics?: WorkerMetrics,
+    private readonly store: BrandStorePort,
+    private readonly options: WorkerOptions = {},
   ) {
-    this.metrics = metrics ?? createWorkerMetrics();
-    if (config.kafkaRecordEncoder === 'fast') {
-      const outcome = installRecordEncoder();
-      if (!outcome.installed)
-        log.warn({ reason: outcome.reason }, 'fast record encoder not installed; kafkajs encodes');
-    }
-    this.kafka = new Kafka({
-      clientId: config.kafkaClientId,
-      brokers: [...config.kafkaBrokers],
-      logLevel: KafkaLogLevel.WARN,
-      logCreator: () => (entry) => {
-        const { message, ...extra } = entry.log;
-        this.log.warn({ kafkajs: entry.namespace, ...pickSafe(extra) }, message);
-      },
-      retry: { initialRetryTime: 200, maxRetryTime: config.retryMaxDelayMs, retries: 8 },
-    });
+    this.metrics = options.metrics ?? createWorkerMetrics();
+    this.board = options.board ?? new RetryBoard();
+    this.kafka = createKafka(config, log);
     this.codec = new RegistryCodec(config.schemaRegistryUrl);
-    this.producers = new ProducerPool(
-      this.kafka,
-      config.consumerGroup,
-      TRANSACTION_TIMEOUT_MS,
-      config.retryMaxDelayMs,
-      (topic, partition) => this.setFloor(topic, partition),
-    );
     this.guard = new DeadLetterGuard(config.dlqGuardWindow, config.dlqGuardMaxShare);
+    this.stepTimeoutMs = 2 * config.kafkaRequestTimeoutMs;
   }
 
   /** null when ready to receive traffic, else why not. */
@@ -123,6 +110,14 @@ export class Worker {
     if (this.stopping) return 'shutting down';
     if (this.guard.tripped) return `dead-letter guard tripped (share ${this.guard.share().toFixed(2)})`;
     if (!this.joined) return 'not yet assigned partitions';
+    const stalled = this.monitor?.secondsSinceProgress() ?? 0;
+    if (stalled * 1000 > this.config.stallReadinessMs) {
+      return `no progress for ${Math.round(stalled)} s while records wait (lag ${this.monitor?.lag() ?? 'unknown'})`;
+    }
+    const retrying = this.board.longest();
+    if (retrying && retrying.seconds * 1000 > this.config.stallReadinessMs) {
+      return `${retrying.loop} retrying for ${Math.round(retrying.seconds)} s: ${retrying.failure.code}`;
+    }
     return null;
   }
 
@@ -132,241 +127,344 @@ export class Worker {
     const retry = {
       maxDelayMs: this.config.retryMaxDelayMs,
       shouldStop: () => this.stopping,
-      onRetry: this.onRetry('startup'),
+      board: this.board,
     };
-    this.admin = this.kafka.admin();
-    await withRetry('connecting to Kafka', () => this.admin!.connect(), retry);
-    await withRetry('creating output topics', () => this.ensureTopics(), retry);
-    this.outputSchemaId = await withRetry(
-      'registering the output schema',
-      () => this.codec.register(this.config.outputTopic, 'enriched-transaction'),
-      retry,
+    const admin = this.kafka.admin();
+    this.admin = admin;
+    await withRetry('connecting to Kafka', () => admin.connect(), { ...retry, loop: 'startup' });
+    const { outputTopic, dlqTopic } = this.config;
+    const topics = [
+      { topic: outputTopic, numPartitions: 6 },
+      { topic: dlqTopic, numPartitions: 1 },
+    ];
+    await withRetry('creating output topics', () => ensureTopics(admin, topics, this.log), {
+      ...retry,
+      loop: 'startup',
+    });
+    const limits = await withRetry(
+      'reading topic limits',
+      () => maxMessageBytes(admin, [outputTopic, dlqTopic]),
+      {
+        ...retry,
+        loop: 'startup',
+      },
     );
-
-    const consumer = this.kafka.consumer({
+    const outputSchemaId = await withRetry(
+      'registering the output schema',
+      () => this.codec.register(outputTopic, 'enriched-transaction'),
+      { ...retry, loop: 'startup' },
+    );
+    this.monitor = new ProgressMonitor(admin, { probeTimeoutMs: this.stepTimeoutMs });
+    this.sink = new TransactionalSink(this.kafka, admin, {
       groupId: this.config.consumerGroup,
-      readUncommitted: false,
-      maxWaitTimeInMs: this.config.batchMaxWaitMs,
-      maxBytes: this.config.maxInFlightBytes,
-      maxBytesPerPartition: Math.max(
-        1,
-        Math.floor(this.config.maxInFlightBytes / this.config.partitionsConcurrency),
-      ),
-      sessionTimeout: this.config.kafkaSessionTimeoutMs,
-      rebalanceTimeout: this.config.kafkaRebalanceTimeoutMs,
-      heartbeatInterval: Math.max(500, Math.floor(this.config.kafkaSessionTimeoutMs / 10)),
-      retry: { retries: 8, initialRetryTime: 300, maxRetryTime: this.config.retryMaxDelayMs },
+      transactionTimeoutMs: TRANSACTION_TIMEOUT_MS,
+      stepTimeoutMs: this.stepTimeoutMs,
+      retryMaxDelayMs: this.config.retryMaxDelayMs,
+      recordEncoder: this.config.kafkaRecordEncoder,
+      log: this.log,
+      onAbort: () => this.metrics.aborts.inc(),
+      onFloor: (topic, partition, floor) => this.monitor?.skipped(topic, partition, floor),
     });
-    this.consumer = consumer;
-    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      this.joined = true;
-      const keep = new Set<string>();
-      for (const [topic, partitions] of Object.entries(payload.memberAssignment)) {
-        for (const p of partitions) keep.add(ProducerPool.key(topic, p));
-      }
-      this.log.info({ assignment: payload.memberAssignment }, 'partitions assigned');
-      // Partitions that moved away: close their producers (their new owner fences them anyway).
-      void this.producers.retain(keep).then((closed) => {
-        for (const key of closed) this.floors.delete(key.replace(':', '\u0000'));
-        if (closed.length > 0) this.log.info({ closed }, 'closed producers of revoked partitions');
-      });
-      // Start the producers of the partitions we got now, not at their first batch: initialising
-      // one fences the previous owner and takes several round trips, which would otherwise fall on
-      // the first records' latency. A failure here is retried by that first batch.
-      for (const key of keep) {
-        const [topic, partition] = key.split('\u0000') as [string, string];
-        this.producers.get(topic, Number(partition)).catch((error: unknown) => {
-          this.log.warn({ topic, partition: Number(partition), err: error }, 'starting a producer failed');
-        });
-      }
-    });
-    consumer.on(consumer.events.REBALANCING, () => {
-      this.log.info('rebalancing');
-    });
-    consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (!payload.restart && !this.stopping) this.fatal?.(payload.error);
-    });
-
-    await withRetry('connecting the consumer', () => consumer.connect(), retry);
-    const topics = this.config.inputTopicPattern
-      ? [this.config.inputTopicPattern]
-      : [...this.config.inputTopics];
-    await consumer.subscribe({ topics, fromBeginning: true });
-    await consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: this.config.partitionsConcurrency,
-      eachBatch: (payload) => this.onBatch(payload),
-    });
+    this.metrics.recordEncoderActive.set(recordEncoderInstalled() ? 1 : 0);
+    this.base = {
+      codec: this.codec,
+      store: this.store,
+      outputTopic,
+      dlqTopic,
+      outputSchemaId,
+      outputMaxBytes: limits.get(outputTopic) as number,
+      dlqMaxBytes: limits.get(dlqTopic) as number,
+      defaultTenant: this.config.defaultTenant,
+      logoBaseUrl: this.config.logoBaseUrl ?? '',
+      onDecodeBug: this.config.onBugDecode,
+    };
+    await this.startConsumer();
+    this.watchdog = setInterval(() => void this.watch(), PROBE_INTERVAL_MS);
     this.log.info(
       {
-        topics: topics.map(String),
-        output: this.config.outputTopic,
-        dlq: this.config.dlqTopic,
+        output: outputTopic,
+        dlq: dlqTopic,
         group: this.config.consumerGroup,
+        limits: Object.fromEntries(limits),
       },
       'worker started',
     );
   }
 
-  /** Graceful stop: finish the in-flight transaction or abort it at the deadline, leave the group. */
+  /** Graceful stop: finish the micro-batch in flight or abort it at the deadline, leave the group. */
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    const deadline = sleep(this.config.shutdownDeadlineMs).then(() => 'deadline' as const);
-    const stopped = (async () => {
-      await this.consumer?.disconnect();
-      return 'stopped' as const;
-    })();
-    const outcome = await Promise.race([stopped, deadline]);
+    if (this.watchdog) clearInterval(this.watchdog);
+    const consumer = this.consumer;
+    const outcome = consumer
+      ? await withDeadline(
+          consumer.disconnect(),
+          this.config.shutdownDeadlineMs,
+          'KAFKA_UNAVAILABLE',
+          'leaving the group',
+        ).then(
+          () => 'stopped' as const,
+          () => 'deadline' as const,
+        )
+      : 'stopped';
     if (outcome === 'deadline') {
       this.log.warn(
         { deadlineMs: this.config.shutdownDeadlineMs },
-        'shutdown deadline passed: aborting in-flight transactions',
+        'shutdown deadline passed: aborting open transactions',
       );
-      await Promise.allSettled([...this.activeTransactions].map((t) => t.abort()));
     }
-    await this.producers.closeAll();
-    await this.admin?.disconnect().catch(() => undefined);
+    // Open transactions are aborted here; their records are read again by the next owner.
+    await this.sink?.closeAll();
+    await withDeadline(
+      this.admin?.disconnect() ?? Promise.resolve(),
+      this.stepTimeoutMs,
+      'KAFKA_UNAVAILABLE',
+      'disconnecting',
+    ).catch(() => undefined);
     this.log.info({ outcome }, 'worker stopped');
   }
 
-  private async ensureTopics(): Promise<void> {
-    const admin = this.admin as Admin;
-    const existing = new Set(await admin.listTopics());
-    const wanted = [this.config.outputTopic, this.config.dlqTopic].filter((t) => !existing.has(t));
-    if (wanted.length === 0) return;
-    await admin.createTopics({
-      waitForLeaders: true,
-      topics: wanted.map((topic) => ({ topic, numPartitions: topic === this.config.dlqTopic ? 1 : 6 })),
+  private async startConsumer(): Promise<void> {
+    const config = this.config;
+    const consumer = this.kafka.consumer({
+      groupId: config.consumerGroup,
+      readUncommitted: false,
+      maxWaitTimeInMs: config.batchMaxWaitMs,
+      maxBytes: config.maxInFlightBytes,
+      maxBytesPerPartition: Math.max(1, Math.floor(config.maxInFlightBytes / config.partitionsConcurrency)),
+      sessionTimeout: config.kafkaSessionTimeoutMs,
+      rebalanceTimeout: config.kafkaRebalanceTimeoutMs,
+      heartbeatInterval: Math.max(500, Math.floor(config.kafkaSessionTimeoutMs / 10)),
+      retry: { retries: 8, initialRetryTime: 300, maxRetryTime: config.retryMaxDelayMs },
     });
-    this.log.info({ topics: wanted }, 'created missing topics');
+    this.consumer = consumer;
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.assigned(payload.memberAssignment));
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+      // A fetched batch with nothing to process (control records, aborted transactions) moves us on.
+      if (payload.batchSize === 0)
+        this.monitor?.skipped(payload.topic, payload.partition, BigInt(payload.lastOffset) + 1n);
+    });
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart && !this.stopping && this.consumer === consumer) this.fatal(payload.error);
+    });
+    await withRetry('connecting the consumer', () => consumer.connect(), {
+      maxDelayMs: config.retryMaxDelayMs,
+      shouldStop: () => this.stopping,
+      board: this.board,
+      loop: 'startup',
+    });
+    const topics = config.inputTopicPattern ? [config.inputTopicPattern] : [...config.inputTopics];
+    await consumer.subscribe({ topics, fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: config.partitionsConcurrency,
+      eachBatch: (payload) => this.onBatch(payload),
+    });
+  }
+
+  private assigned(assignment: Record<string, number[]>): void {
+    this.joined = true;
+    this.assignedTopics = Object.keys(assignment);
+    const partitions = Object.entries(assignment).flatMap(([topic, ps]) =>
+      ps.map((partition) => ({ topic, partition })),
+    );
+    this.log.info({ assignment }, 'partitions assigned');
+    this.monitor?.assign(partitions);
+    const keep = new Set(partitions.map((p) => TransactionalSink.key(p.topic, p.partition)));
+    // Partitions that moved away: end their sessions (their new owner fences them anyway). Start the
+    // new ones now, not at their first batch: starting one fences the previous owner and takes
+    // several round trips that would otherwise fall on the first records' latency.
+    void this.sink?.retain(keep).then((closed) => {
+      if (closed.length > 0)
+        this.log.info(
+          { closed: closed.map((k) => k.replace('\u0000', ':')) },
+          'ended sessions of revoked partitions',
+        );
+    });
+    for (const p of partitions) this.sink?.open(p.topic, p.partition);
   }
 
   private async onBatch(payload: EachBatchPayload): Promise<void> {
     const { batch } = payload;
     const { topic, partition } = batch;
-    const key = ProducerPool.key(topic, partition);
-    const producer = await this.producers.get(topic, partition);
-    const floor = this.floors.get(key) ?? -1n;
-
-    const messages = batch.messages.filter((m) => BigInt(m.offset) >= floor);
-    for (let start = 0; start < messages.length; start += this.config.batchMaxRecords) {
+    for (let start = 0; start < batch.messages.length; start += this.config.batchMaxRecords) {
       if (this.stopping || !payload.isRunning() || payload.isStale()) return;
-      const chunk = messages.slice(start, start + this.config.batchMaxRecords);
-      await this.waitForMemory(chunk);
+      const messages = batch.messages.slice(start, start + this.config.batchMaxRecords);
+      const last = start + messages.length >= batch.messages.length;
+      // The fetched batch's last micro-batch also commits past its trailing control records.
+      const nextOffset = last ? BigInt(batch.lastOffset()) + 1n : undefined;
+      const bytes = messages.reduce((n, m) => n + (m.value?.length ?? 0), 0);
+      await this.acquire(bytes);
+      let committed: Committed | null;
       try {
-        await this.commitChunk(chunk, topic, partition, producer);
-      } catch (error) {
-        if (isPermanent(error)) this.fatal?.(error instanceof Error ? error : new Error(String(error)));
-        throw error;
+        committed = await this.commitWithRetry(payload, messages, nextOffset);
       } finally {
-        this.release(chunk);
+        this.release(bytes);
       }
-      payload.resolveOffset((chunk[chunk.length - 1] as KafkaMessage).offset);
+      if (committed === null) return;
+      payload.resolveOffset((messages[messages.length - 1] as KafkaMessage).offset);
       await payload.heartbeat();
-      const lag = BigInt(batch.highWatermark) - BigInt((chunk[chunk.length - 1] as KafkaMessage).offset) - 1n;
+      const lag =
+        BigInt(batch.highWatermark) - BigInt((messages[messages.length - 1] as KafkaMessage).offset) - 1n;
       this.metrics.consumerLag.set({ topic, partition: String(partition) }, Number(lag < 0n ? 0n : lag));
-    }
-    if (messages.length === 0 && batch.messages.length > 0) {
-      // Everything here was committed by the previous owner: just move past it.
-      payload.resolveOffset((batch.messages[batch.messages.length - 1] as KafkaMessage).offset);
     }
   }
 
   /**
-   * Without KIP-447 the group's committed offset can be read before the previous owner's last
-   * transaction resolved. Initialising our producer (done just before) waited for that
-   * transaction to commit or abort; reading the committed offset now gives the true resume point.
+   * Commits a micro-batch from the partition's floor, retrying infrastructure failures with backoff
+   * (heartbeats between attempts keep the group membership) until RETRY_BUDGET_MS. Resolves null
+   * when the partition is no longer ours, or the worker stops.
    */
-  private async setFloor(topic: string, partition: number): Promise<void> {
-    const offsets = await withRetry(
-      'reading committed offsets',
-      () => (this.admin as Admin).fetchOffsets({ groupId: this.config.consumerGroup, topics: [topic] }),
-      { maxDelayMs: this.config.retryMaxDelayMs, onRetry: this.onRetry('fetch-offsets') },
-    );
-    const committed = offsets[0]?.partitions.find((p) => p.partition === partition)?.offset ?? '-1';
-    this.floors.set(ProducerPool.key(topic, partition), BigInt(committed));
+  private async commitWithRetry(
+    payload: EachBatchPayload,
+    messages: readonly KafkaMessage[],
+    nextOffset: bigint | undefined,
+  ): Promise<Committed | null> {
+    const { topic, partition } = payload.batch;
+    const abandoned = () => this.stopping || !payload.isRunning() || payload.isStale();
+    const started = performance.now();
+    try {
+      const committed = await withRetry(
+        `committing ${topic}[${partition}]`,
+        async () => {
+          const sink = this.sink as TransactionalSink;
+          const floor = await sink.floor(topic, partition);
+          const pending = messages.filter((m) => BigInt(m.offset) >= floor);
+          if (pending.length === 0) return null;
+          const end = nextOffset ?? BigInt((messages[messages.length - 1] as KafkaMessage).offset) + 1n;
+          return {
+            result: await commitMicroBatch(pending, this.context(topic, partition), nextOffset),
+            end,
+            pending,
+          };
+        },
+        {
+          maxDelayMs: this.config.retryMaxDelayMs,
+          budgetMs: this.config.retryBudgetMs,
+          board: this.board,
+          loop: `partition ${topic}[${partition}]`,
+          shouldStop: abandoned,
+          wait: (ms) => this.waitBeating(payload, ms),
+          onRetry: (attempt, delayMs, error, failure) => {
+            this.metrics.retries.inc({ code: failure.code });
+            this.log.warn(
+              { topic, partition, attempt, delayMs, code: failure.code, err: failure.message },
+              'infrastructure failure: retrying',
+            );
+          },
+        },
+      );
+      if (committed === null) return null;
+      this.committed(topic, partition, committed.result, committed.end, committed.pending, started);
+      return committed.result;
+    } catch (error) {
+      if (abandoned()) return null;
+      if (error instanceof InfrastructureError || (error as Error).name === 'StopWorker')
+        this.fatal(error as Error);
+      throw error;
+    }
   }
 
-  private async commitChunk(
-    chunk: readonly KafkaMessage[],
+  private committed(
     topic: string,
     partition: number,
-    producer: Awaited<ReturnType<ProducerPool['get']>>,
-  ): Promise<void> {
-    const started = performance.now();
-    const last = chunk[chunk.length - 1] as KafkaMessage;
-    await withRetry(
-      `committing ${topic}[${partition}] up to offset ${last.offset}`,
-      async () => {
-        const snapshot = this.hooks.snapshot();
-        const result = await (this.hooks.process ?? processChunk)(chunk, {
-          topic,
-          partition,
-          codec: this.codec,
-          snapshot,
-          outputSchemaId: this.outputSchemaId,
-          defaultTenant: this.config.defaultTenant,
-          logoBaseUrl: this.config.logoBaseUrl ?? '',
-          ...(this.hooks.history ? { historyFor: this.hooks.history.bind(this.hooks) } : {}),
-          now: Date.now(),
-          keepEnrichments: this.hooks.indexEnriched !== undefined,
-        });
-        if (this.hooks.indexEnriched && result.enrichments.length > 0)
-          await this.hooks.indexEnriched(result.enrichments);
-        // Indexed: let the chunk's transactions and results go before the Kafka round trips.
-        result.enrichments.length = 0;
-        const transaction = await producer.transaction();
-        this.activeTransactions.add(transaction);
-        try {
-          // Requests stay well under the broker's message.max.bytes (1 MiB by default): a large
-          // micro-batch goes out in several sends of the same transaction.
-          for (const topicMessages of requestsOf(
-            this.config.outputTopic,
-            result.enriched,
-            this.config.dlqTopic,
-            result.deadLetters,
-          )) {
-            await transaction.sendBatch({ topicMessages });
-          }
-          await transaction.sendOffsets({
-            consumerGroupId: this.config.consumerGroup,
-            topics: [{ topic, partitions: [{ partition, offset: (BigInt(last.offset) + 1n).toString() }] }],
-          });
-          await transaction.commit();
-        } catch (error) {
-          this.metrics.aborts.inc();
-          await transaction.abort().catch(() => undefined);
-          if (isFenced(error)) {
-            // Another instance owns this partition now; its producer fenced ours. Drop ours and let
-            // the group tell us what we still own.
-            this.log.warn({ topic, partition }, 'producer fenced: partition taken over by another instance');
-            await this.producers.drop(topic, partition);
-          }
-          throw asInfrastructure(error);
-        } finally {
-          this.activeTransactions.delete(transaction);
-        }
-        this.metrics.commits.inc();
-        this.metrics.recordsIn.inc({ topic }, result.enriched.length + result.deadLetters.length);
-        this.metrics.recordsOut.inc(result.enriched.length);
-        for (const code of result.deadLetterCodes) this.metrics.deadLettered.inc({ code });
-        const now = Date.now();
-        for (const m of chunk)
-          this.metrics.endToEndLatency.observe(Math.max(0, now - Number(m.timestamp)) / 1000);
-        if (this.guard.record(result.enriched.length, result.deadLetters.length)) this.tripGuard();
+    result: Committed,
+    end: bigint,
+    messages: readonly KafkaMessage[],
+    started: number,
+  ): void {
+    this.monitor?.committed(topic, partition, end);
+    this.restarts = 0;
+    const m = this.metrics;
+    m.commits.inc(result.transactions);
+    m.recordsIn.inc({ topic }, result.enriched + result.deadLetterCodes.length);
+    m.recordsOut.inc(result.enriched);
+    for (const code of result.deadLetterCodes) m.deadLettered.inc({ code });
+    const now = Date.now();
+    for (const msg of messages) m.endToEndLatency.observe(Math.max(0, now - Number(msg.timestamp)) / 1000);
+    m.batchSize.observe(messages.length);
+    m.batchDuration.observe((performance.now() - started) / 1000);
+    if (this.guard.record(result.enriched, result.deadLetterCodes.length)) this.tripGuard();
+  }
+
+  private context(topic: string, partition: number): MicroBatchContext {
+    return {
+      ...(this.base as NonNullable<Worker['base']>),
+      topic,
+      partition,
+      now: Date.now(),
+      sink: this.sink as TransactionalSink,
+      onProcessBug: this.config.onBugProcess,
+      onProduceBug: this.config.onBugProduce,
+      ...(this.options.process ? { process: this.options.process } : {}),
+      onIsolated: (message, failure) => {
+        this.metrics.isolated.inc({ code: failure.code });
+        this.log.error(
+          { topic, partition, offset: message.offset, code: failure.code, err: failure.message },
+          'record dead-lettered alone',
+        );
       },
-      {
-        maxDelayMs: this.config.retryMaxDelayMs,
-        shouldStop: () => this.stopping,
-        onRetry: this.onRetry(`${topic}[${partition}]`),
-        // A fenced producer will never succeed again: another instance owns this partition now.
-        retriable: (failure, error) => !isFenced(error) && !isPermanent(error) && failure.kind !== 'bug',
-      },
+    };
+  }
+
+  /** Waits `ms`, heartbeating so the group keeps us; a rebalance ends the wait by throwing. */
+  private async waitBeating(payload: EachBatchPayload, ms: number): Promise<void> {
+    const beat = Math.max(500, Math.floor(this.config.kafkaSessionTimeoutMs / 10));
+    for (let left = ms; left > 0 && !this.stopping; left -= beat) {
+      await sleep(Math.min(beat, left));
+      await withDeadline(payload.heartbeat(), this.stepTimeoutMs, 'KAFKA_UNAVAILABLE', 'heartbeat').catch(
+        (error: unknown) => {
+          if ((error as { type?: string }).type === 'REBALANCE_IN_PROGRESS' || payload.isStale()) throw error;
+        },
+      );
+    }
+  }
+
+  /** Probes progress; restarts the Kafka side on a stall; exits after MAX_RESTARTS in a row. */
+  private async watch(): Promise<void> {
+    const monitor = this.monitor;
+    if (!monitor || this.stopping || this.restarting) return;
+    await monitor.probe();
+    const stalled = monitor.secondsSinceProgress();
+    this.metrics.secondsSinceProgress.set(stalled);
+    this.metrics.retryingSince.reset();
+    for (const { loop, seconds } of this.board.entries()) this.metrics.retryingSince.set({ loop }, seconds);
+    if (!this.joined || stalled * 1000 < this.config.stallRestartMs) return;
+    if (++this.restarts > MAX_RESTARTS) {
+      this.fatal(
+        new InfrastructureError(
+          'RETRIES_EXHAUSTED',
+          `no progress for ${Math.round(stalled)} s after ${MAX_RESTARTS} restarts of the consumer`,
+        ),
+      );
+      return;
+    }
+    this.restarting = true;
+    this.metrics.consumerRestarts.inc();
+    this.log.error(
+      { stalledSeconds: Math.round(stalled), lag: monitor.lag(), restart: this.restarts },
+      'no progress while records wait: restarting the consumer and producers',
     );
-    this.metrics.batchSize.observe(chunk.length);
-    this.metrics.batchDuration.observe((performance.now() - started) / 1000);
+    try {
+      const old = this.consumer;
+      this.consumer = null;
+      this.joined = false;
+      await withDeadline(
+        old?.disconnect() ?? Promise.resolve(),
+        this.stepTimeoutMs,
+        'KAFKA_UNAVAILABLE',
+        'stopping the stalled consumer',
+      ).catch(() => undefined);
+      await this.sink?.closeAll();
+      monitor.assign([]);
+      if (!this.stopping) await this.startConsumer();
+    } catch (error) {
+      this.fatal(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      this.restarting = false;
+    }
   }
 
   private tripGuard(): void {
@@ -375,111 +473,19 @@ export class Worker {
       { share: this.guard.share(), window: this.config.dlqGuardWindow, limit: this.config.dlqGuardMaxShare },
       'dead-letter share over the limit: pausing consumption until restart',
     );
-    const consumer = this.consumer;
-    if (!consumer) return;
-    const topics = this.config.inputTopicPattern
-      ? [...new Set([...this.floors.keys()].map((k) => k.split('\u0000')[0] as string))]
-      : [...this.config.inputTopics];
-    consumer.pause(topics.map((topic) => ({ topic })));
+    this.consumer?.pause(this.assignedTopics.map((topic) => ({ topic })));
   }
 
-  private async waitForMemory(chunk: readonly KafkaMessage[]): Promise<void> {
-    const bytes = chunk.reduce((n, m) => n + (m.value?.length ?? 0), 0);
-    // One chunk always gets through, so a single huge message cannot stall the worker.
+  private async acquire(bytes: number): Promise<void> {
+    // One micro-batch always gets through, so a single huge message cannot stall the worker.
     while (this.inFlightBytes > 0 && this.inFlightBytes + bytes > this.config.maxInFlightBytes)
       await sleep(5);
     this.inFlightBytes += bytes;
     this.metrics.inFlightBytes.set(this.inFlightBytes);
   }
 
-  private release(chunk: readonly KafkaMessage[]): void {
-    this.inFlightBytes -= chunk.reduce((n, m) => n + (m.value?.length ?? 0), 0);
+  private release(bytes: number): void {
+    this.inFlightBytes -= bytes;
     this.metrics.inFlightBytes.set(this.inFlightBytes);
   }
-
-  private onRetry(where: string) {
-    return (attempt: number, delayMs: number, error: unknown): void => {
-      const code = error instanceof InfrastructureError ? error.code : 'KAFKA_UNAVAILABLE';
-      this.metrics.retries.inc({ code });
-      this.log.warn(
-        { where, attempt, delayMs, code, err: messageOf(error) },
-        'infrastructure failure: retrying',
-      );
-    };
-  }
-}
-
-/** Bytes of records per produce request; far below the broker's default 1 MiB limit. */
-const MAX_REQUEST_BYTES = 512 * 1024;
-
-/** Estimated bytes of a record in a produce request (per record of the stream: no allocation). */
-function sizeOf(m: Message): number {
-  let n = 64 + (m.key?.length ?? 0) + (m.value ? (m.value as Buffer | string).length : 0);
-  const headers = m.headers;
-  if (headers === undefined) return n;
-  for (const name in headers) {
-    const value = headers[name];
-    n +=
-      name.length +
-      8 +
-      (typeof value === 'string' || Buffer.isBuffer(value) ? value.length : String(value ?? '').length);
-  }
-  return n;
-}
-
-function* requestsOf(
-  outputTopic: string,
-  enriched: readonly Message[],
-  dlqTopic: string,
-  deadLetters: readonly Message[],
-): Generator<{ topic: string; messages: Message[] }[]> {
-  let request: { topic: string; messages: Message[] }[] = [];
-  let bytes = 0;
-  for (const [topic, messages] of [
-    [outputTopic, enriched],
-    [dlqTopic, deadLetters],
-  ] as const) {
-    let current: Message[] = [];
-    for (const m of messages) {
-      const size = sizeOf(m);
-      if (bytes + size > MAX_REQUEST_BYTES && bytes > 0) {
-        if (current.length > 0) request.push({ topic, messages: current });
-        yield request;
-        request = [];
-        current = [];
-        bytes = 0;
-      }
-      current.push(m);
-      bytes += size;
-    }
-    if (current.length > 0) request.push({ topic, messages: current });
-  }
-  if (request.length > 0) yield request;
-}
-
-/** Errors retrying cannot fix (a record the broker will never accept): fail loudly instead. */
-function isPermanent(error: unknown): boolean {
-  const inner = (error as { cause?: unknown }).cause ?? error;
-  const kafka = inner as { retriable?: boolean; type?: string };
-  return kafka.retriable === false && typeof kafka.type === 'string' && !isFenced(inner);
-}
-
-function isFenced(error: unknown): boolean {
-  const text = `${(error as { type?: string }).type ?? ''} ${messageOf(error)} ${messageOf((error as { cause?: unknown }).cause)}`;
-  return /PRODUCER_FENCED|INVALID_PRODUCER_EPOCH|fenced/i.test(text);
-}
-
-function asInfrastructure(error: unknown): unknown {
-  if (error instanceof InfrastructureError || isFenced(error)) return error;
-  return new InfrastructureError('TRANSACTION_FAILED', messageOf(error), { cause: error });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : error === undefined ? '' : String(error);
-}
-
-/** kafkajs log extras, minus anything that could carry message payloads. */
-function pickSafe(extra: Record<string, unknown>): Record<string, unknown> {
-  const { broker, clientId, groupId, topic, partition, error, retryCount, retryTime } = extra;
-  return { broker, clientId, groupId, topic, partition, error, retryCount, retryTime };
 }

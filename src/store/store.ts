@@ -4,13 +4,10 @@
 import type { Config } from '../config.js';
 import type { ReferenceData } from '../data/schemas.js';
 import type { Logger } from '../observability/logger.js';
-import type { WorkerHooks } from '../pipeline/worker.js';
 import { withRetry } from '../errors/retry.js';
 import { seedCatalog, type SeedResult } from './catalog.js';
 import { openDatabase, StoreInUseError, type Database } from './db.js';
-import { historyFor, upsertIndex } from './index-store.js';
 import { migrate } from './migrations.js';
-import type { StoreSnapshot } from './store-snapshot.js';
 
 export type StoreConfig = Pick<Config, 'databaseUrl' | 'storeDataDir' | 'databaseSchema' | 'retryMaxDelayMs'>;
 
@@ -68,15 +65,4 @@ export async function prepareStore(
     );
   }
   return { migrations, seed };
-}
-
-/** The worker's hooks: snapshot from the store, history from the index, index upsert per chunk. */
-export function storeWorkerHooks(db: Database, snapshots: StoreSnapshot): WorkerHooks {
-  return {
-    snapshot: () => snapshots.current(),
-    history: (keys) => historyFor(db, keys),
-    indexEnriched: async (items) => {
-      await upsertIndex(db, items);
-    },
-  };
 }

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.js';
 import { loadReferenceData } from '../../src/data/load.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { HEADER, headerText } from '../../src/pipeline/headers.js';
+import { HEADER, headerText } from '../../src/kafka/headers.js';
 import { Worker } from '../../src/pipeline/worker.js';
 import { consumeMessages, createTopics, stackEnv, testKafka, uniqueName } from '../support/index.js';
 import { readCommitted } from '../support/enriched-records.js';

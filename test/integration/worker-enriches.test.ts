@@ -18,8 +18,8 @@ import {
   jsonHeader,
   type EnrichHeader,
   type SourceHeader,
-} from '../../src/pipeline/headers.js';
-import { recordEncoderInstalled } from '../../src/pipeline/record-encoder.js';
+} from '../../src/kafka/headers.js';
+import { recordEncoderInstalled } from '../../src/kafka/record-encoder.js';
 import { Worker } from '../../src/pipeline/worker.js';
 import { createTopics, stackEnv, testKafka, uniqueName } from '../support/index.js';
 import { readCommitted } from '../support/enriched-records.js';
@@ -87,10 +87,11 @@ describe('worker: enrich and publish', () => {
     });
     const snapshot = buildSnapshot(loadReferenceData());
     worker = new Worker(config, createLogger('warn'), { snapshot: () => snapshot });
-    expect(recordEncoderInstalled()).toBe(true);
     await worker.start((error) => {
       throw error;
     });
+    // Installed by the worker's start, before its first send: the real broker reads its records.
+    expect(recordEncoderInstalled()).toBe(true);
   });
 
   afterAll(async () => {

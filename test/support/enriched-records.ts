@@ -6,7 +6,7 @@ import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import { Partitioners, type Kafka, type Message } from 'kafkajs';
 import { loadReferenceData } from '../../src/data/load.js';
 import { generateSamples } from '../../src/samples/generate.js';
-import { HEADER, jsonHeader, type SourceHeader } from '../../src/pipeline/headers.js';
+import { HEADER, jsonHeader, type SourceHeader } from '../../src/kafka/headers.js';
 import { uniqueName } from './names.js';
 import { sleep } from './wait.js';
 

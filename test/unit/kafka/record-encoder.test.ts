@@ -11,7 +11,7 @@ import {
   recordEncoderInstalled,
   type EncodedRecord,
   type RecordInput,
-} from '../../../src/pipeline/record-encoder.js';
+} from '../../../src/kafka/record-encoder.js';
 
 const require = createRequire(import.meta.url);
 type Encode = (record: RecordInput) => EncodedRecord;

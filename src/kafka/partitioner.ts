@@ -5,7 +5,8 @@
  * scan of the partition metadata. Records without a key go to kafkajs' own DefaultPartitioner.
  * A unit test checks it against kafkajs' on many keys.
  */
-import { Partitioners, type ICustomPartitioner } from 'kafkajs';
+import type { ICustomPartitioner } from 'kafkajs';
+import { Partitioners } from './kafkajs.js';
 
 const SEED = 0x9747b28c;
 const M = 0x5bd1e995;

@@ -101,7 +101,7 @@ export function sourceHeaderOf(
  */
 export function deadLetterHeaders(
   original: IHeaders | undefined,
-  error: DataError,
+  error: Pick<DataError, 'field' | 'message'> & { readonly code: string },
   source: {
     readonly topic: string;
     readonly partition: number;

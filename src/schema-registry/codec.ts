@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import type { Schema } from '@kafkajs/confluent-schema-registry/dist/@types.js';
 import { InfrastructureError, dataError, type DataError } from '../errors/catalog.js';
+import { withDeadline } from '../errors/deadline.js';
+import { AvroBoundsError, checkAvroBounds, hasCollections, type AvroTypeLike } from './avro-bounds.js';
 import { compileFlatRecordWriter } from './avro-writer.js';
 
 const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
@@ -50,6 +52,8 @@ export class RegistryCodec {
   private readonly schemas = new Map<number, Schema>();
   /** Writers of prepared schemas, by id: our flat-record writer where it applies, else avsc's type. */
   private readonly writers = new Map<number, AvroType>();
+  /** Schema ids whose bodies can announce array or map items: walked before decoding (avro-bounds.ts). */
+  private readonly withCollections = new Set<number>();
 
   constructor(readonly url: string) {
     // The client's own retries would hide an outage behind long waits; our caller retries instead.
@@ -105,9 +109,17 @@ export class RegistryCodec {
     const id = value.readInt32BE(1);
     const schema = this.schemas.get(id);
     if (!schema) return this.unknown.has(id) ? { ok: false, error: unknownSchema(id) } : undefined;
+    const body = value.subarray(HEADER_BYTES);
     try {
-      return { ok: true, value: schema.fromBuffer(value.subarray(HEADER_BYTES)) as unknown };
+      if (this.withCollections.has(id)) checkAvroBounds(schema as unknown as AvroTypeLike, body);
+      return { ok: true, value: schema.fromBuffer(body) as unknown };
     } catch (error) {
+      if (error instanceof AvroBoundsError) {
+        return {
+          ok: false,
+          error: dataError('AVRO_DECODE_FAILED', error.path, `Avro body of schema ${id}: ${error.message}`),
+        };
+      }
       return {
         ok: false,
         error: dataError(
@@ -187,6 +199,7 @@ export class RegistryCodec {
 
   private async fetch(id: number): Promise<Schema> {
     const schema = (await withTimeout(this.registry.getSchema(id), `fetching schema ${id}`)) as Schema;
+    if (hasCollections(schema as unknown as AvroTypeLike)) this.withCollections.add(id);
     this.schemas.set(id, schema);
     return schema;
   }
@@ -228,14 +241,7 @@ function avroSchemaOf(schema: Schema): unknown {
 }
 
 function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what}: no answer within ${REQUEST_TIMEOUT_MS} ms`)),
-      REQUEST_TIMEOUT_MS,
-    );
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return withDeadline(promise, REQUEST_TIMEOUT_MS, 'REGISTRY_UNAVAILABLE', what);
 }
 
 function unknownSchema(id: number): DataError {

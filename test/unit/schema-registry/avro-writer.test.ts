@@ -5,8 +5,8 @@
 import avro from 'avsc';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compileFlatRecordWriter } from '../../../src/pipeline/avro-writer.js';
-import { framedEncoder } from '../../../src/pipeline/schema-registry.js';
+import { compileFlatRecordWriter } from '../../../src/schema-registry/avro-writer.js';
+import { framedEncoder } from '../../../src/schema-registry/codec.js';
 import { seededRandom as random } from '../../../src/samples/generate.js';
 
 const schema = JSON.parse(readFileSync('schemas/enriched-transaction.avsc', 'utf8')) as avro.Schema;

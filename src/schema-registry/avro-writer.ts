@@ -10,7 +10,7 @@
  * a value that does not fit the schema throws, as with avsc. Any other schema shape gets no writer
  * (`compileFlatRecordWriter` returns null) and the caller keeps avsc.
  */
-import type { AvroType } from './schema-registry.js';
+import type { AvroType } from './codec.js';
 
 type Primitive = 'boolean' | 'int' | 'long' | 'string';
 

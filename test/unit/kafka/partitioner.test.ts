@@ -3,7 +3,7 @@
 // the same output partition whichever client wrote them.
 import { Partitioners, type PartitionerArgs } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { KeyPartitioner } from '../../../src/pipeline/partitioner.js';
+import { KeyPartitioner } from '../../../src/kafka/partitioner.js';
 
 function args(key: Buffer | string | null, partitions: number, partition?: number): PartitionerArgs {
   return {

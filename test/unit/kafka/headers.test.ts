@@ -7,7 +7,7 @@ import {
   sourceHeaderOf,
   type EnrichHeader,
   type SourceHeader,
-} from '../../../src/pipeline/headers.js';
+} from '../../../src/kafka/headers.js';
 
 function enrichment(overrides: Partial<Enrichment> & { reasons?: Enrichment['reasons'] }): Enrichment {
   return {
