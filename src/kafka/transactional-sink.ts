@@ -50,6 +50,17 @@ export interface SinkOptions {
   readonly onFloor?: (topic: string, partition: number, floor: bigint) => void;
 }
 
+/** What a micro-batch needs of its output: where its partition stands, and one commit. */
+export interface Sink {
+  floor(topic: string, partition: number): Promise<bigint>;
+  commit(
+    topic: string,
+    partition: number,
+    requests: readonly (readonly TopicMessages[])[],
+    nextOffset: bigint,
+  ): Promise<void>;
+}
+
 interface Session {
   readonly producer: Producer;
   /** Offsets below this are committed: by us, or by whoever owned the partition before. */
@@ -57,7 +68,7 @@ interface Session {
   transaction: Transaction | null;
 }
 
-export class TransactionalSink {
+export class TransactionalSink implements Sink {
   private readonly sessions = new Map<string, Promise<Session>>();
 
   constructor(

@@ -10,7 +10,7 @@ import { validateTransaction } from '../contract/transaction.js';
 import type { EngineTransaction } from '../engine/types.js';
 import { dataError, type DataError } from '../errors/catalog.js';
 import { HEADER, headerText } from '../kafka/headers.js';
-import { AVRO_MAGIC_BYTE, type RegistryCodec } from '../schema-registry/codec.js';
+import { AVRO_MAGIC_BYTE, type AvroCodec } from '../schema-registry/codec.js';
 
 export type DecodedItem =
   | { readonly ok: true; readonly index: number; readonly transaction: EngineTransaction }
@@ -34,7 +34,7 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 export function decodeMessage(
   message: Pick<KafkaMessage, 'value' | 'headers'>,
-  codec: RegistryCodec,
+  codec: AvroCodec,
   defaultTenant: string,
 ): DecodedMessage | undefined {
   const tenant = tenantOf(message, defaultTenant);
@@ -78,7 +78,7 @@ function tenantOf(message: Pick<KafkaMessage, 'headers'>, defaultTenant: string)
 
 function decodeValue(
   value: Buffer | null,
-  codec: RegistryCodec,
+  codec: AvroCodec,
 ): { json: unknown; envelope: boolean } | { error: DataError } | undefined {
   if (value === null || value.length === 0)
     return { error: dataError('EMPTY_VALUE', '', 'the message has no value') };

@@ -15,7 +15,7 @@
 import type { KafkaMessage } from 'kafkajs';
 import type { DeadLetterCode } from '../errors/catalog.js';
 import { classifyError, type Classified } from '../errors/classify.js';
-import type { TransactionalSink } from '../kafka/transactional-sink.js';
+import type { Sink } from '../kafka/transactional-sink.js';
 import {
   StopWorker,
   dataBug,
@@ -27,7 +27,7 @@ import {
 } from './steps.js';
 
 export interface MicroBatchContext extends StepContext {
-  readonly sink: TransactionalSink;
+  readonly sink: Sink;
   readonly onProcessBug: 'dead-letter' | 'stop';
   readonly onProduceBug: 'dead-letter' | 'stop';
   /** Replaces decode → … → encode (the end-to-end benchmark's passthrough). */

@@ -22,7 +22,7 @@ import { fitDeadLetter } from '../kafka/dead-letter.js';
 import { HEADER, deadLetterHeaders, enrichHeader, sourceHeaderOf } from '../kafka/headers.js';
 import { fitsAlone } from '../kafka/record-size.js';
 import type { TopicMessages } from '../kafka/transactional-sink.js';
-import type { RegistryCodec } from '../schema-registry/codec.js';
+import type { AvroCodec } from '../schema-registry/codec.js';
 import { decodeMessage } from './decode.js';
 
 /** The brand store, as the worker sees it: one port for the snapshot, history and the index. */
@@ -38,7 +38,7 @@ export interface BrandStorePort {
 export interface StepContext {
   readonly topic: string;
   readonly partition: number;
-  readonly codec: RegistryCodec;
+  readonly codec: AvroCodec;
   readonly store: BrandStorePort;
   readonly outputTopic: string;
   readonly dlqTopic: string;

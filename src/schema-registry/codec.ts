@@ -39,7 +39,19 @@ const REQUEST_TIMEOUT_MS = 5_000;
 
 export type DecodeResult = { ok: true; value: unknown } | { ok: false; error: DataError };
 
-export class RegistryCodec {
+/** What the worker's steps need of a codec (RegistryCodec, or an in-memory one in unit tests). */
+export interface AvroCodec {
+  /** A framed value decoded with a schema already fetched; undefined when it must be `load`ed first. */
+  decodeCached(value: Buffer): DecodeResult | undefined;
+  /** Fetches the schema of a framed value (an unknown id becomes a data error for its records). */
+  load(value: Buffer): Promise<void>;
+  /** Makes sure a schema id is fetched, for `batchEncoder`. */
+  prepare(schemaId: number): Promise<void>;
+  /** An encoder of many records with one prepared schema id, into shared buffers. */
+  batchEncoder(schemaId: number): (record: unknown) => Buffer;
+}
+
+export class RegistryCodec implements AvroCodec {
   private readonly registry: SchemaRegistry;
   /** Subject → schema id, registered once per process. */
   private readonly registered = new Map<string, number>();
