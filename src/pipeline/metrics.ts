@@ -3,6 +3,7 @@
  * several in one process).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Committed } from './micro-batch.js';
 
 export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
 
@@ -105,4 +106,12 @@ export function createWorkerMetrics(registry: Registry = new Registry()) {
       registers: [registry],
     }),
   };
+}
+
+/** Counts what the commits of a micro-batch carried. */
+export function countCommitted(metrics: WorkerMetrics, topic: string, result: Committed): void {
+  metrics.commits.inc(result.transactions);
+  metrics.recordsIn.inc({ topic }, result.enriched + result.deadLetterCodes.length);
+  metrics.recordsOut.inc(result.enriched);
+  for (const code of result.deadLetterCodes) metrics.deadLettered.inc({ code });
 }

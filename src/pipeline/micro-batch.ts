@@ -33,7 +33,10 @@ export interface MicroBatchContext extends StepContext {
   /** Replaces decode → … → encode (the end-to-end benchmark's passthrough). */
   readonly process?: (messages: readonly KafkaMessage[], ctx: StepContext) => Promise<StepOutput>;
   /** Told about a message dead-lettered because a dependency or a bug failed on it. */
-  readonly onIsolated?: (message: KafkaMessage, failure: Classified) => void;
+  readonly onIsolated?: (
+    where: { topic: string; partition: number; offset: string },
+    failure: Classified,
+  ) => void;
 }
 
 /** What the commits of a micro-batch carried, for metrics and the dead-letter guard. */
@@ -104,7 +107,7 @@ async function commitAlone(
   end: bigint,
   committed: Committed,
 ): Promise<void> {
-  ctx.onIsolated?.(message, failure);
+  ctx.onIsolated?.({ topic: ctx.topic, partition: ctx.partition, offset: message.offset }, failure);
   const output: StepOutput = { enriched: [], deadLetters: [], deadLetterCodes: [] };
   const reason =
     failure.kind === 'data' && failure.code !== 'PROCESSING_FAILED'
