@@ -12,9 +12,11 @@ import {
   intermediariesSchema,
   locationsSchema,
   mccMapSchema,
+  osmTagMapSchema,
   rulesSchema,
   taxonomySchema,
   type Brand,
+  type OsmTagMap,
   type ReferenceData,
 } from './schemas.js';
 
@@ -39,27 +41,41 @@ export class DataFileError extends Error {
   }
 }
 
+/** Reads, parses and validates one data file; the text goes into `digest` when one is given. */
+function readDataFile<S extends z.ZodType>(
+  dir: string,
+  file: string,
+  schema: S,
+  digest?: ReturnType<typeof createHash>,
+): z.output<S> {
+  const path = join(dir, file);
+  const text = readFileSync(path, 'utf8');
+  digest?.update(file).update(text);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new DataFileError(path, [(err as Error).message]);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new DataFileError(
+      path,
+      parsed.error.issues.slice(0, 20).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
+    );
+  }
+  return parsed.data;
+}
+
+/** The OSM tag → sub-category map (data/osm-tags.json), validated. */
+export function loadOsmTagMap(dir: string = DEFAULT_DATA_DIR): OsmTagMap {
+  return readDataFile(dir, 'osm-tags.json', osmTagMapSchema);
+}
+
 export function loadReferenceData(dir: string = DEFAULT_DATA_DIR): ReferenceData {
   const digest = createHash('sha256');
-  const read = <S extends z.ZodType>(file: string, schema: S): z.output<S> => {
-    const path = join(dir, file);
-    const text = readFileSync(path, 'utf8');
-    digest.update(file).update(text);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (err) {
-      throw new DataFileError(path, [(err as Error).message]);
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      throw new DataFileError(
-        path,
-        parsed.error.issues.slice(0, 20).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`),
-      );
-    }
-    return parsed.data;
-  };
+  const read = <S extends z.ZodType>(file: string, schema: S): z.output<S> =>
+    readDataFile(dir, file, schema, digest);
 
   const taxonomy = read('taxonomy.json', taxonomySchema);
   const mccMap = read('mcc-map.json', mccMapSchema);

@@ -167,6 +167,22 @@ export const locationsSchema = z.object({
 });
 export type Locations = z.infer<typeof locationsSchema>;
 
+/**
+ * OpenStreetMap tag (`key=value`, the form id-tagging-schema presets and name-suggestion-index paths
+ * use) → the sub-category a merchant with that tag belongs to, or null for tags that are not
+ * merchants (street furniture, infrastructure, banks and ATMs, which non-merchant rules decide).
+ * Read by the model's training script and by catalog imports; the engine itself does not use it.
+ */
+export const osmTagMapSchema = z.object({
+  version: z.string(),
+  description: z.string().optional(),
+  tags: z.record(
+    z.string().regex(/^[a-z_:]+=[a-z0-9_-]+$/, 'OSM tag as key=value, lower case'),
+    subCategoryId.nullable(),
+  ),
+});
+export type OsmTagMap = z.infer<typeof osmTagMapSchema>;
+
 /** Everything the engine needs from data/, already validated. */
 export interface ReferenceData {
   readonly taxonomy: Taxonomy;
