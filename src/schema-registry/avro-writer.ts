@@ -10,7 +10,11 @@
  * a value that does not fit the schema throws, as with avsc. Any other schema shape gets no writer
  * (`compileFlatRecordWriter` returns null) and the caller keeps avsc.
  */
-import type { AvroType } from './codec.js';
+
+/** What writes a record's Avro body into a buffer (an avsc Type, or a writer compiled here). */
+export interface AvroType {
+  encode(value: unknown, buf: Buffer, pos: number): number;
+}
 
 type Primitive = 'boolean' | 'int' | 'long' | 'string';
 

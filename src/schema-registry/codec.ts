@@ -12,7 +12,7 @@ import type { Schema } from '@kafkajs/confluent-schema-registry/dist/@types.js';
 import { InfrastructureError, dataError, type DataError } from '../errors/catalog.js';
 import { withDeadline } from '../errors/deadline.js';
 import { AvroBoundsError, checkAvroBounds, hasCollections, type AvroTypeLike } from './avro-bounds.js';
-import { compileFlatRecordWriter } from './avro-writer.js';
+import { compileFlatRecordWriter, type AvroType } from './avro-writer.js';
 
 const SCHEMA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
 
@@ -29,10 +29,6 @@ const HEADER_BYTES = 5;
 /** Size of the shared buffers of `batchEncoder` (a few hundred records each). */
 const SLAB_BYTES = 128 * 1024;
 
-/** The part of an avsc Type that `framedEncoder` uses. */
-export interface AvroType {
-  encode(value: unknown, buf: Buffer, pos: number): number;
-}
 
 /** A frozen or overloaded registry must not stall a batch: give up on a call after this long. */
 const REQUEST_TIMEOUT_MS = 5_000;

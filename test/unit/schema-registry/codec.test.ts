@@ -4,7 +4,8 @@
 import avro from 'avsc';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { framedEncoder, type AvroType } from '../../../src/schema-registry/codec.js';
+import type { AvroType } from '../../../src/schema-registry/avro-writer.js';
+import { framedEncoder } from '../../../src/schema-registry/codec.js';
 
 const type = avro.Type.forSchema(
   JSON.parse(readFileSync('schemas/enriched-transaction.avsc', 'utf8')) as avro.Schema,
