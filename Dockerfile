@@ -15,8 +15,6 @@ RUN npm run build
 # --- runtime: production dependencies only, non-root ------------------------------------------------
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
-# A larger young generation for the worker's micro-batches (src/cli/worker-command.ts, WORKER_NODE_OPTIONS).
-ENV NODE_OPTIONS=--max-semi-space-size=64
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev && npm cache clean --force
@@ -28,4 +26,6 @@ COPY schemas ./schemas
 USER node
 # HTTP_PORT (health, metrics) and API_PORT (HTTP enrichment API).
 EXPOSE 9464 8080
-CMD ["node", "bin/tx-enrich.js", "worker"]
+# The worker's node options (src/cli/worker-command.ts, WORKER_NODE_OPTIONS): a larger young generation
+# for its micro-batches, and no pretenuring of their short-lived results (bin/tx-enrich.js).
+CMD ["node", "--max-semi-space-size=64", "--no-allocation-site-pretenuring", "bin/tx-enrich.js", "worker"]

@@ -7,7 +7,6 @@
  * `tx-enrich worker` runs it, with the brand store (DATABASE_URL, DATABASE_SCHEMA): snapshot from the
  * store, recurring history read and every enriched transaction indexed, per chunk.
  */
-import { setFlagsFromString } from 'node:v8';
 import { loadConfig } from '../src/config.js';
 import { loadReferenceData } from '../src/data/load.js';
 import { buildSnapshot } from '../src/engine/snapshot.js';
@@ -21,8 +20,7 @@ import type { Database } from '../src/store/db.js';
 import { StoreSnapshot } from '../src/store/store-snapshot.js';
 import { openStore, prepareStore } from '../src/store/store.js';
 
-// As bin/tx-enrich.js does for the real worker.
-setFlagsFromString('--no-allocation-site-pretenuring');
+// Started with WORKER_NODE_OPTIONS (bench/e2e.bench.ts), as npm start runs the real worker.
 
 const mode = process.argv[2];
 const MODES = ['enrich', 'passthrough', 'shaped', 'store'];

@@ -3,16 +3,15 @@
  * run, a naive baseline that tests every alias as a regular expression. Prints JSON (stdout) and a
  * readable table (stderr). Compare the ratio, not absolute numbers: these machines are shared.
  */
-import { setFlagsFromString } from 'node:v8';
 import { loadReferenceData } from '../src/data/load.js';
 import { validateTransaction, type Transaction } from '../src/contract/transaction.js';
 import { enrichBatch } from '../src/engine/enrich.js';
 import { buildSnapshot } from '../src/engine/snapshot.js';
 import { generateSamples } from '../src/samples/generate.js';
 
-// As bin/tx-enrich.js does for the service: without it V8 sometimes learns from a batch's results
-// (alive until the batch ends) to allocate all later ones in the old generation (docs/performance.md).
-setFlagsFromString('--no-allocation-site-pretenuring');
+// `npm run bench` runs this with --no-allocation-site-pretenuring, as the service runs: without it V8
+// sometimes learns from a batch's results (alive until the batch ends) to allocate all later ones in
+// the old generation (docs/performance.md).
 
 const BATCH = 500;
 const ENGINE_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

@@ -23,7 +23,11 @@ import { openStore, prepareStore } from '../store/store.js';
  * scavenges of 7 ms for 200,000 records. With 64 MB: 70 of 16 ms, and 15-25 % more records/s
  * (docs/performance.md). It cannot be set from inside the process once the heap exists.
  */
-export const WORKER_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=64'];
+export const WORKER_NODE_OPTIONS: readonly string[] = [
+  '--max-semi-space-size=64',
+  // See bin/tx-enrich.js: batches alive until they end are not long-lived data.
+  '--no-allocation-site-pretenuring',
+];
 
 const HELP = `usage: tx-enrich worker
 

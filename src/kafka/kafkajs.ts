@@ -17,6 +17,8 @@ import { createSendMessages, type KafkaErrors } from './send-messages.js';
 /** The kafkajs version whose producer internals send-messages.ts replaces. */
 export const SUPPORTED_KAFKAJS_VERSION = '2.2.4';
 
+// import.meta.url is this file's URL in every way the service runs (tsx, tsc's dist/, vitest); a
+// bundle that changes that must keep kafkajs beside it, since kafkajs' own modules are replaced here.
 const require = createRequire(import.meta.url);
 const SEND_MESSAGES = 'kafkajs/src/producer/sendMessages.js';
 const MESSAGE_PRODUCER = 'kafkajs/src/producer/messageProducer.js';

@@ -34,7 +34,7 @@ export interface EncodedRecord {
 
 type RecordEncoder = (record: RecordInput) => EncodedRecord;
 
-/** The kafkajs version whose record bytes test/unit/pipeline/record-encoder.test.ts compares. */
+/** The kafkajs version whose record bytes test/unit/kafka/record-encoder.test.ts compares. */
 export const SUPPORTED_KAFKAJS_VERSION = '2.2.4';
 
 /** Above this the zig-zag value no longer fits the 32-bit arithmetic below; kafkajs handles those. */
@@ -115,11 +115,13 @@ const RECORD_MODULE = 'kafkajs/src/protocol/recordBatch/record/v0/index.js';
  * `encodeRecord` does not apply). Idempotent; safe to call from every Kafka adapter at start-up.
  */
 export function installRecordEncoder(): InstallOutcome {
-  const require = createRequire(import.meta.url);
+  let require: NodeJS.Require;
   let version: string;
   let recordPath: string;
   let producePath: string;
   try {
+    // Inside the try: in a CommonJS bundle import.meta.url is undefined and createRequire throws.
+    require = createRequire(import.meta.url);
     version = (require('kafkajs/package.json') as { version: string }).version;
     recordPath = require.resolve(RECORD_MODULE);
     producePath = require.resolve('kafkajs/src/protocol/requests/produce/v3/request.js');
@@ -145,8 +147,8 @@ export function installRecordEncoder(): InstallOutcome {
 
 /** Whether kafkajs encodes produced records with `encodeRecord` in this process (installs nothing). */
 export function recordEncoderInstalled(): boolean {
-  const require = createRequire(import.meta.url);
   try {
+    const require = createRequire(import.meta.url);
     const path = require.resolve(RECORD_MODULE);
     const exported = require.cache[path]?.exports as { [INSTALLED]?: true } | undefined;
     return exported?.[INSTALLED] === true;

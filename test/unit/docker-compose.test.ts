@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONFIG_VARIABLES } from '../../src/config.js';
+import { WORKER_NODE_OPTIONS } from '../../src/cli/worker-command.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -109,6 +110,8 @@ describe('Dockerfile', () => {
     for (const path of ['dist', 'data', 'schemas', 'bin']) {
       expect(runtime, `copies ${path}/`).toMatch(new RegExp(`^COPY .*\\b${path}\\b`, 'm'));
     }
-    expect(runtime).toContain('CMD ["node", "bin/tx-enrich.js", "worker"]');
+    // The worker's node options, as npm start passes them (WORKER_NODE_OPTIONS).
+    const command = ['node', ...WORKER_NODE_OPTIONS, 'bin/tx-enrich.js', 'worker'];
+    expect(runtime).toContain(`CMD ${JSON.stringify(command).replace(/","/g, '", "')}`);
   });
 });
