@@ -29,7 +29,6 @@ const HEADER_BYTES = 5;
 /** Size of the shared buffers of `batchEncoder` (a few hundred records each). */
 const SLAB_BYTES = 128 * 1024;
 
-
 /** A frozen or overloaded registry must not stall a batch: give up on a call after this long. */
 const REQUEST_TIMEOUT_MS = 5_000;
 
