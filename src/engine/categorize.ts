@@ -6,6 +6,7 @@
 import type { RuleKind } from '../data/schemas.js';
 import type { TokenMatch } from './automaton.js';
 import type { BrandMatch } from './match.js';
+import { modelDecision } from './merchant-type.js';
 import type { NormalizedText } from './normalize.js';
 import type { KeywordRef, PatternRef, Snapshot } from './snapshot.js';
 import { tokenize } from './text.js';
@@ -202,12 +203,22 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   const keyword = findKeyword(input.text, snapshot);
   if (keyword) return decided(keyword.sub_category_id, 0.6, `keyword:"${keyword.word}"`, null, refund);
 
+  const model = modelDecision(input.text, snapshot);
+  if (model?.sub_category_id)
+    return decided(model.sub_category_id, model.confidence, model.reason, null, refund);
+
   if (!inward && input.text.merchant().locationOnly) {
     // Bank SMS texts for cash withdrawals print the ATM's location where a merchant would be.
     return decided('2-1', 0.5, 'location-only:atm', 'atm_withdrawal');
   }
   if (inward && !refund) return decided('14-7', 0.4, 'fallback:credit', null);
-  return decided('20-1', 0.2, 'fallback:miscellaneous', null, refund);
+  return decided(
+    '20-1',
+    0.2,
+    model ? `fallback:miscellaneous; ${model.reason}` : 'fallback:miscellaneous',
+    null,
+    refund,
+  );
 }
 
 function subCategoryForRule(kind: RuleKind, direction: Direction, input: CategorizeInput): string | null {
