@@ -74,8 +74,12 @@ out.push(
     ]),
   ]),
 );
-out.push('', 'answered by (share of rows; in brackets: category accuracy of those rows):');
-const steps = ['catalog', 'rule', 'mcc', 'keyword', 'model', 'miscellaneous', 'other'];
+out.push(
+  '',
+  'answered by (share of rows; in brackets: category accuracy of those rows). miscellaneous: the model',
+  'declined; misc-no-words: no merchant words for it to read; other: Other Transfer In for a credit:',
+);
+const steps = ['catalog', 'rule', 'mcc', 'keyword', 'model', 'miscellaneous', 'misc-no-words', 'other'];
 out.push(
   table([
     ['set', ...steps],

@@ -148,7 +148,9 @@ export function answeredBy(e: Enrichment): string {
   if (reason.startsWith('mcc:')) return 'mcc';
   if (reason.startsWith('keyword:')) return 'keyword';
   if (reason.startsWith('model:')) return 'model';
-  if (reason.startsWith('fallback:miscellaneous')) return 'miscellaneous';
+  // Miscellaneous after the model declined, or with no merchant words for it to read.
+  if (reason.startsWith('fallback:miscellaneous;')) return 'miscellaneous';
+  if (reason.startsWith('fallback:miscellaneous')) return 'misc-no-words';
   if (/^(flag:|pattern:|location-only:|alert:)/.test(reason)) return 'rule';
   return 'other';
 }

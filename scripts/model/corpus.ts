@@ -47,12 +47,13 @@ export function isMerchantClass(id: string): boolean {
 
 /**
  * Languages of id-tagging-schema whose script the engine reads (Latin, Arabic, Cyrillic, which it
- * writes in Latin letters): where banks in the product's markets print merchant names from.
+ * writes in Latin letters) and that the product's markets print merchant names in: the Gulf and the
+ * Levant, North Africa, Europe, the CIS and the Balkans, South-East Asia. More languages dilute
+ * the corpus with words no bank of ours prints.
  */
 const PRESET_LANGUAGES = [
   'en',
   'en-GB',
-  'en-US',
   'ar',
   'ar-AA',
   'fr',
@@ -68,29 +69,15 @@ const PRESET_LANGUAGES = [
   'kk',
   'ky',
   'uz',
+  'az',
   'sr',
-  'bs',
   'hr',
-  'sl',
+  'bs',
   'mk',
   'bg',
   'pl',
-  'cs',
-  'sk',
-  'ro',
-  'hu',
   'id',
   'ms',
-  'sw',
-  'az',
-  'sq',
-  'da',
-  'sv',
-  'nb',
-  'fi',
-  'et',
-  'lv',
-  'lt',
 ];
 
 const ARABIC = /[\u0600-\u06ff]/;

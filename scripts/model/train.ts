@@ -90,7 +90,43 @@ function toExample(
 
 interface ClassPool {
   readonly names: Seed[];
-  readonly terms: Seed[];
+  /** Trade words by where they come from: bank spellings, the repository's data, OSM presets. */
+  readonly bankTerms: Seed[];
+  readonly repositoryTerms: Seed[];
+  readonly presetTerms: Seed[];
+}
+
+function emptyPool(): ClassPool {
+  return { names: [], bankTerms: [], repositoryTerms: [], presetTerms: [] };
+}
+
+function addToPool(pool: ClassPool, s: Seed): void {
+  if (s.kind === 'name') pool.names.push(s);
+  else if (s.source === 'corpus-words') pool.bankTerms.push(s);
+  else if (s.source === 'id-tagging-schema') pool.presetTerms.push(s);
+  else pool.repositoryTerms.push(s);
+}
+
+/**
+ * A trade word for a class: the few words written the way banks print them (Arabic in Latin
+ * letters, Cyrillic in Latin letters) would drown among thousands of preset translations if drawn
+ * uniformly, so each group gets its share.
+ */
+function pickTerm(pool: ClassPool, rng: Random): Seed | null {
+  const groups: [Seed[], number][] = [
+    [pool.bankTerms, 0.35],
+    [pool.repositoryTerms, 0.2],
+    [pool.presetTerms, 0.45],
+  ];
+  const present = groups.filter(([g]) => g.length > 0);
+  if (present.length === 0) return null;
+  const total = present.reduce((sum, [, w]) => sum + w, 0);
+  let roll = rng.next() * total;
+  for (const [group, weight] of present) {
+    roll -= weight;
+    if (roll < 0) return rng.pick(group);
+  }
+  return rng.pick((present[present.length - 1] as [Seed[], number])[0]);
 }
 
 function generate(
@@ -105,7 +141,8 @@ function generate(
   classes.forEach((label, index) => {
     const pool = pools.get(label);
     if (!pool) return;
-    const seeds = pool.names.length + pool.terms.length;
+    const terms = pool.bankTerms.length + pool.repositoryTerms.length + pool.presetTerms.length;
+    const seeds = pool.names.length + terms;
     if (seeds === 0) return;
     const wanted =
       label === null
@@ -124,8 +161,8 @@ function generate(
           kind: 'name',
         };
       } else {
-        const useTerm = pool.terms.length > 0 && (pool.names.length === 0 || rng.chance(0.5));
-        seed = rng.pick(useTerm ? pool.terms : pool.names);
+        const term = terms > 0 && (pool.names.length === 0 || rng.chance(0.5)) ? pickTerm(pool, rng) : null;
+        seed = term ?? rng.pick(pool.names);
       }
       out.push(toExample(render(seed, rng, ctx), index, snapshot));
     }
@@ -150,10 +187,10 @@ export function trainMerchantModel(options: TrainOptions = DEFAULT_OPTIONS): Tra
     const pools = held ? heldPools : trainPools;
     let pool = pools.get(s.label);
     if (!pool) {
-      pool = { names: [], terms: [] };
+      pool = emptyPool();
       pools.set(s.label, pool);
     }
-    (s.kind === 'name' ? pool.names : pool.terms).push(s);
+    addToPool(pool, s);
   }
 
   const ctx = noiseContext(data, words);

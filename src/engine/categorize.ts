@@ -203,15 +203,17 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   const keyword = findKeyword(input.text, snapshot);
   if (keyword) return decided(keyword.sub_category_id, 0.6, `keyword:"${keyword.word}"`, null, refund);
 
-  const model = modelDecision(input.text, snapshot);
-  if (model?.sub_category_id)
-    return decided(model.sub_category_id, model.confidence, model.reason, null, refund);
-
   if (!inward && input.text.merchant().locationOnly) {
     // Bank SMS texts for cash withdrawals print the ATM's location where a merchant would be.
     return decided('2-1', 0.5, 'location-only:atm', 'atm_withdrawal');
   }
   if (inward && !refund) return decided('14-7', 0.4, 'fallback:credit', null);
+
+  // A purchase (or its refund) from a merchant nothing above knows: the model reads its trade.
+  const model = modelDecision(input.text, snapshot);
+  if (model?.sub_category_id)
+    return decided(model.sub_category_id, model.confidence, model.reason, null, refund);
+
   return decided(
     '20-1',
     0.2,
