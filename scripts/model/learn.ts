@@ -182,6 +182,8 @@ function fitTemperature(model: MerchantModel, heldOut: readonly Example[]): numb
   for (let t = 0.3; t <= 4.0001; t += 0.05) {
     let loss = 0;
     for (const { scores, label } of all) loss -= Math.log(Math.max(1e-12, probability(scores, label, t)));
+    // Compared at 6 significant digits: the last bits of a sum must not pick another temperature.
+    loss = Number(loss.toPrecision(6));
     if (loss < bestLoss) {
       bestLoss = loss;
       best = Math.round(t * 100) / 100;

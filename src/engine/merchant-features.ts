@@ -44,10 +44,17 @@ function codeAt(token: string, length: number, i: number): number {
 
 /**
  * Writes the feature hashes of `tokens` (folded, lower case, at most MAX_MODEL_TOKENS) into `out`,
- * returning how many. With `names`, also the readable form of each feature, in the same order
- * (explanations and tests; the hot path passes none).
+ * returning how many. With `names`, also the readable form of each feature at its index (only of
+ * the indices in `only`, when given: an explanation needs three, not a hundred); the hot path passes
+ * none.
  */
-export function extractFeatures(tokens: readonly string[], out: Uint32Array, names?: string[]): number {
+export function extractFeatures(
+  tokens: readonly string[],
+  out: Uint32Array,
+  names?: string[],
+  only?: ReadonlySet<number>,
+): number {
+  const named = (i: number): boolean => names !== undefined && (only === undefined || only.has(i));
   let n = 0;
   const count = Math.min(tokens.length, MAX_MODEL_TOKENS);
   for (let t = 0; t < count; t++) {
@@ -56,16 +63,16 @@ export function extractFeatures(tokens: readonly string[], out: Uint32Array, nam
     const length = token.length;
     let word = WORD_SEED;
     for (let i = 0; i < length; i++) word = step(word, token.charCodeAt(i));
+    if (named(n)) (names as string[])[n] = `word:${token}`;
     out[n++] = finish(word);
-    names?.push(`word:${token}`);
     if (t > 0) {
       let pair = PAIR_SEED;
       const prev = tokens[t - 1] as string;
       for (let i = 0; i < prev.length && i < MAX_TOKEN_CHARS; i++) pair = step(pair, prev.charCodeAt(i));
       pair = step(pair, SPACE);
       for (let i = 0; i < length; i++) pair = step(pair, token.charCodeAt(i));
+      if (named(n)) (names as string[])[n] = `pair:${prev.slice(0, MAX_TOKEN_CHARS)} ${token}`;
       out[n++] = finish(pair);
-      names?.push(`pair:${prev.slice(0, MAX_TOKEN_CHARS)} ${token}`);
     }
     // N-grams of the word framed by begin and end marks: `^pha` (a prefix) differs from `pha`.
     const framed = length + 2;
@@ -74,8 +81,8 @@ export function extractFeatures(tokens: readonly string[], out: Uint32Array, nam
       for (let start = 0; start + size <= framed; start++) {
         let gram = step(GRAM_SEED, size);
         for (let i = start; i < start + size; i++) gram = step(gram, codeAt(token, length, i));
+        if (named(n)) (names as string[])[n] = `gram:${framedText(token, start, size)}`;
         out[n++] = finish(gram);
-        if (names) names.push(`gram:${framedText(token, start, size)}`);
       }
     }
   }

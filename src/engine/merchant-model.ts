@@ -162,25 +162,19 @@ export class MerchantModel {
 
   /** The three features with the largest weight towards `cls`, by name. */
   private strongest(tokens: readonly string[], buckets: Uint32Array, count: number, cls: number): string[] {
-    const top: { index: number; weight: number }[] = [];
+    // The three largest weights, earliest first on ties; a feature repeated in the text is one.
+    const top: { index: number; weight: number; bucket: number }[] = [];
     for (let f = 0; f < count; f++) {
       const weight = this.weightOf(buckets[f] as number, cls);
-      if (weight <= 0) continue;
-      top.push({ index: f, weight });
+      if (weight <= 0 || top.some((t) => t.bucket === buckets[f])) continue;
+      if (top.length === 3 && weight <= (top[2] as { weight: number }).weight) continue;
+      top.push({ index: f, weight, bucket: buckets[f] as number });
+      top.sort((a, b) => b.weight - a.weight || a.index - b.index);
+      if (top.length > 3) top.pop();
     }
-    top.sort((a, b) => b.weight - a.weight || a.index - b.index);
     if (top.length === 0) return [];
     const names: string[] = [];
-    extractFeatures(tokens, new Uint32Array(MAX_FEATURES), names);
-    const seen = new Set<string>();
-    const out: string[] = [];
-    for (const t of top) {
-      const name = names[t.index] as string;
-      if (seen.has(name)) continue;
-      seen.add(name);
-      out.push(name);
-      if (out.length === 3) break;
-    }
-    return out;
+    extractFeatures(tokens, new Uint32Array(MAX_FEATURES), names, new Set(top.map((t) => t.index)));
+    return top.map((t) => names[t.index] as string);
   }
 }

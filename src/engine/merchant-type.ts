@@ -6,7 +6,7 @@
  */
 import type { ModelVerdict } from './merchant-model.js';
 import { MAX_MODEL_TOKENS } from './merchant-features.js';
-import type { NormalizedText } from './normalize.js';
+import type { LexiconHits, NormalizedText } from './normalize.js';
 import type { Snapshot } from './snapshot.js';
 import { stripArabicArticle } from './text.js';
 import { WORD } from './vocabulary.js';
@@ -18,18 +18,41 @@ const SKIPPED = WORD.noise | WORD.country;
 export function merchantTypeWords(text: NormalizedText, snapshot: Snapshot): string[] {
   const words: string[] = [];
   const vocabulary = snapshot.vocabulary;
-  const take = (tokens: readonly string[], ids: readonly number[], from: number, to: number): void => {
+  const take = (
+    tokens: readonly string[],
+    ids: readonly number[],
+    from: number,
+    to: number,
+    skip: readonly boolean[],
+  ): void => {
     for (let i = from; i < to && words.length < MAX_MODEL_TOKENS; i++) {
+      if (skip[i]) continue;
       const t = stripArabicArticle(tokens[i] as string);
-      if (text.masked.length > 0 && tokens === text.tokens && text.masked[i]) continue;
       if ((vocabulary.flags(ids[i] as number) & SKIPPED) !== 0) continue;
       if (DIGITS_ONLY.test(t) || (t.length === 1 && !ARABIC_LETTER.test(t))) continue;
       words.push(t);
     }
   };
-  take(text.merchantTokens, text.merchantIds, 0, text.merchantTokens.length);
-  take(text.tokens, text.ids, text.segment[0], text.segment[1]);
+  take(
+    text.merchantTokens,
+    text.merchantIds,
+    0,
+    text.merchantTokens.length,
+    ruleWords(text.merchantHits, []),
+  );
+  take(text.tokens, text.ids, text.segment[0], text.segment[1], ruleWords(text.hits, text.masked));
   return words;
+}
+
+/**
+ * Tokens that are not merchant words: a non-merchant rule's phrase (`REFUND`, `CASH WITHDRAWAL`)
+ * and a wallet's or processor's name.
+ */
+function ruleWords(hits: LexiconHits, masked: readonly boolean[]): readonly boolean[] {
+  if (hits.patterns.length === 0) return masked;
+  const skip = masked.slice();
+  for (const m of hits.patterns) for (let i = m.start; i < m.end; i++) skip[i] = true;
+  return skip;
 }
 
 /** The model's verdict on a transaction's merchant words, or null without a model or words. */

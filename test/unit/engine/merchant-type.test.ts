@@ -31,6 +31,11 @@ describe('merchantTypeWords', () => {
     expect(words('الصيدلية الحديثة')).toEqual(['صيدليه', 'حديثه']);
   });
 
+  it('skips the words of non-merchant rules: a refund is not a trade', () => {
+    expect(words('REFUND GOLDEN BAKERY')).toEqual(['golden', 'bakery']);
+    expect(words('POS', 'REVERSAL GOLDEN BAKERY')).toEqual(['golden', 'bakery']);
+  });
+
   it('skips a processor prefix', () => {
     expect(words('SQ *GOLDEN BAKERY')).toEqual(['golden', 'bakery']);
   });
