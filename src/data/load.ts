@@ -147,13 +147,14 @@ export function loadMerchantModel(
       `bucket counts add up to ${offsets[buckets]}, not ${header.entries} entries`,
     ]);
   }
-  const entryClass = new Uint8Array(bytes.subarray(at, at + header.entries));
+  // Views on the file's bytes, not copies: the snapshot holds the weights as long as it lives.
+  const entryClass = bytes.subarray(at, at + header.entries);
   at += header.entries;
-  const entryWeight = new Int8Array(
-    bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + header.entries),
-  );
-  for (const c of entryClass) {
-    if (c >= classCount) throw new DataFileError(path, [`an entry names class ${c} of ${classCount}`]);
+  const entryWeight = new Int8Array(bytes.buffer, bytes.byteOffset + at, header.entries);
+  for (let e = 0; e < entryClass.length; e++) {
+    if ((entryClass[e] as number) >= classCount) {
+      throw new DataFileError(path, [`entry ${e} names class ${entryClass[e]} of ${classCount}`]);
+    }
   }
   return {
     id: `${header.name}@${sha.slice(0, 8)}`,
