@@ -90,7 +90,25 @@ function alternativeNames(name: string): string[] {
   return m ? [m[1] as string, m[2] as string] : [];
 }
 
-export interface Score {
+/** Countries of the product's home market: their rows are reported apart. */
+export const MENA_COUNTRIES = new Set([
+  'AE',
+  'SA',
+  'KW',
+  'QA',
+  'BH',
+  'OM',
+  'EG',
+  'JO',
+  'LB',
+  'IQ',
+  'MA',
+  'TN',
+  'DZ',
+]);
+
+/** Brand and category figures over a set of rows. */
+export interface Figures {
   readonly rows: number;
   readonly brandPredicted: number;
   readonly brandExpected: number;
@@ -99,7 +117,19 @@ export interface Score {
   readonly brandRecall: number;
   readonly categoryAccuracy: number;
   readonly subCategoryAccuracy: number;
+}
+
+export interface Score extends Figures {
+  /** The rows from MENA countries alone. */
+  readonly mena: Figures;
+  /** Share of rows answered Miscellaneous. */
+  readonly miscellaneousShare: number;
   readonly perCategory: Record<string, { rows: number; category: number; subCategory: number }>;
+  /** Which step decided the category (catalog, rule, mcc, keyword, model, miscellaneous), and how well. */
+  readonly answeredBy: Record<string, { rows: number; category: number }>;
+  /** Expected category → answered category, most frequent first. */
+  readonly confusions: readonly { expected: string; got: string; rows: number }[];
+  readonly missCount: number;
   readonly misses: Miss[];
 }
 
@@ -111,32 +141,84 @@ export interface Miss {
   readonly reasons: string;
 }
 
-export function score(
+/** The engine step that decided a result's category, from its reason. */
+export function answeredBy(e: Enrichment): string {
+  const reason = e.reasons.category;
+  if (reason.startsWith('brand:') || reason.startsWith('learned:')) return 'catalog';
+  if (reason.startsWith('mcc:')) return 'mcc';
+  if (reason.startsWith('keyword:')) return 'keyword';
+  if (reason.startsWith('model:')) return 'model';
+  // Miscellaneous after the model declined, or with no merchant words for it to read.
+  if (reason.startsWith('fallback:miscellaneous;')) return 'miscellaneous';
+  if (reason.startsWith('fallback:miscellaneous')) return 'misc-no-words';
+  if (/^(flag:|pattern:|location-only:|alert:)/.test(reason)) return 'rule';
+  return 'other';
+}
+
+const ratio = (a: number, b: number): number => (b === 0 ? 1 : Math.round((a / b) * 1000) / 1000);
+
+function figures(
   rows: readonly LabeledRow[],
   results: readonly Enrichment[],
   snapshot: Snapshot,
-): Score {
+  keep: (row: LabeledRow) => boolean,
+): Figures {
+  let n = 0;
   let brandPredicted = 0;
   let brandExpected = 0;
   let brandCorrect = 0;
   let category = 0;
   let sub = 0;
+  rows.forEach((row, i) => {
+    if (!keep(row)) return;
+    const e = results[i] as Enrichment;
+    n++;
+    if (e.brand) brandPredicted++;
+    if (row.expected_brand) brandExpected++;
+    if (brandMatches(row, e, snapshot)) brandCorrect++;
+    const catOk = e.category.name === row.expected_category;
+    if (catOk) category++;
+    if (catOk && e.sub_category.name === row.expected_sub_category) sub++;
+  });
+  return {
+    rows: n,
+    brandPredicted,
+    brandExpected,
+    brandCorrect,
+    brandPrecision: ratio(brandCorrect, brandPredicted),
+    brandRecall: ratio(brandCorrect, brandExpected),
+    categoryAccuracy: ratio(category, n),
+    subCategoryAccuracy: ratio(sub, n),
+  };
+}
+
+export function score(
+  rows: readonly LabeledRow[],
+  results: readonly Enrichment[],
+  snapshot: Snapshot,
+): Score {
   const perCategory: Score['perCategory'] = {};
+  const steps: Score['answeredBy'] = {};
+  const confusions = new Map<string, number>();
   const misses: Miss[] = [];
+  let miscellaneous = 0;
   rows.forEach((row, i) => {
     const e = results[i] as Enrichment;
     const brandOk = brandMatches(row, e, snapshot);
-    if (e.brand) brandPredicted++;
-    if (row.expected_brand) brandExpected++;
-    if (brandOk) brandCorrect++;
     const catOk = e.category.name === row.expected_category;
     const subOk = catOk && e.sub_category.name === row.expected_sub_category;
-    if (catOk) category++;
-    if (subOk) sub++;
+    if (e.category.name === 'Miscellaneous') miscellaneous++;
     const bucket = (perCategory[row.expected_category] ??= { rows: 0, category: 0, subCategory: 0 });
     bucket.rows++;
     if (catOk) bucket.category++;
     if (subOk) bucket.subCategory++;
+    const step = (steps[answeredBy(e)] ??= { rows: 0, category: 0 });
+    step.rows++;
+    if (catOk) step.category++;
+    if (!catOk) {
+      const key = `${row.expected_category}\u0000${e.category.name}`;
+      confusions.set(key, (confusions.get(key) ?? 0) + 1);
+    }
     const brandWrong = (e.brand !== null && !brandOk) || (row.expected_brand !== null && !brandOk);
     if (brandWrong || !subOk) {
       misses.push({
@@ -148,17 +230,19 @@ export function score(
       });
     }
   });
-  const ratio = (a: number, b: number): number => (b === 0 ? 1 : Math.round((a / b) * 1000) / 1000);
   return {
-    rows: rows.length,
-    brandPredicted,
-    brandExpected,
-    brandCorrect,
-    brandPrecision: ratio(brandCorrect, brandPredicted),
-    brandRecall: ratio(brandCorrect, brandExpected),
-    categoryAccuracy: ratio(category, rows.length),
-    subCategoryAccuracy: ratio(sub, rows.length),
+    ...figures(rows, results, snapshot, () => true),
+    mena: figures(rows, results, snapshot, (row) => MENA_COUNTRIES.has(row.country.toUpperCase())),
+    miscellaneousShare: ratio(miscellaneous, rows.length),
     perCategory,
+    answeredBy: steps,
+    confusions: [...confusions.entries()]
+      .map(([key, n]) => {
+        const [expected, got] = key.split('\u0000') as [string, string];
+        return { expected, got, rows: n };
+      })
+      .sort((a, b) => b.rows - a.rows || a.expected.localeCompare(b.expected)),
+    missCount: misses.length,
     misses,
   };
 }

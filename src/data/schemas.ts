@@ -3,6 +3,7 @@
  * contract a data change must keep, and test/unit/data/ checks every file against them.
  */
 import { z } from 'zod';
+import type { MerchantModelData } from '../engine/merchant-model.js';
 
 const subCategoryId = z.string().regex(/^\d{1,2}-\d{1,2}$/, 'sub-category id like "4-2"');
 const mcc = z.string().regex(/^\d{4}$/, 'four-digit MCC');
@@ -168,6 +169,22 @@ export const locationsSchema = z.object({
 export type Locations = z.infer<typeof locationsSchema>;
 
 /**
+ * How card alerts word the merchant (data/alerts.json): introducers before it, terminators after it,
+ * and the purchase words and currencies of alerts that name it right after the amount.
+ */
+export const alertsSchema = z.object({
+  version: z.string(),
+  description: z.string().optional(),
+  introducers: z.array(z.string().min(1)).min(1),
+  /** Weaker introducers (`من` is also "from your card"): used only when no strong one is present. */
+  weak_introducers: z.array(z.string().min(1)),
+  terminators: z.array(z.string().min(1)).min(1),
+  purchase_words: z.array(z.string().min(1)),
+  currencies: z.array(z.string().min(1)),
+});
+export type Alerts = z.infer<typeof alertsSchema>;
+
+/**
  * OpenStreetMap tag (`key=value`, the form id-tagging-schema presets and name-suggestion-index paths
  * use) → the sub-category a merchant with that tag belongs to, or null for tags that are not
  * merchants (street furniture, infrastructure, banks and ATMs, which non-merchant rules decide).
@@ -183,6 +200,50 @@ export const osmTagMapSchema = z.object({
 });
 export type OsmTagMap = z.infer<typeof osmTagMapSchema>;
 
+/**
+ * Words the merchant-type model's training script mixes into its corpus (data/model/): trade words
+ * per sub-category and language as banks print them, neutral shop-name words, and card-alert
+ * templates around a merchant. Training input only; the engine never reads it.
+ */
+export const corpusWordsSchema = z.object({
+  version: z.string(),
+  description: z.string().optional(),
+  trade_words: z.array(
+    z.object({
+      sub_category_id: subCategoryId,
+      lang: z.string().regex(/^[a-z]{2}(-[A-Za-z]{4})?$/, 'language tag like "ar-Latn" or "fr"'),
+      words: z.array(z.string().min(1)).min(1),
+    }),
+  ),
+  neutral_names: z.array(z.string().min(1)).min(1),
+  alert_templates: z.array(
+    z.object({
+      lang: z.string().regex(/^[a-z]{2}$/, 'language code like "en"'),
+      template: z.string().regex(/\{m\}/, 'a template names the merchant with {m}'),
+    }),
+  ),
+});
+export type CorpusWords = z.infer<typeof corpusWordsSchema>;
+
+/**
+ * The header of the merchant-type model (data/model/merchant-type.json); its weights are in the
+ * binary file beside it (layout in src/data/load.ts). Written by `npm run model:train` only.
+ */
+export const merchantModelHeaderSchema = z.object({
+  format: z.literal(1),
+  name: z.string().regex(/^[a-z-]+$/),
+  classes: z.array(subCategoryId.nullable()).min(2).max(255),
+  bucket_bits: z.number().int().min(10).max(24),
+  temperature: z.number().positive(),
+  threshold: z.number().min(0).max(1),
+  scale: z.number().positive(),
+  entries: z.number().int().nonnegative(),
+  weights_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** How it was trained (seed, corpus sizes, held-out figures): documentation, not read by the engine. */
+  training: z.record(z.string(), z.unknown()),
+});
+export type MerchantModelHeader = z.infer<typeof merchantModelHeaderSchema>;
+
 /** Everything the engine needs from data/, already validated. */
 export interface ReferenceData {
   readonly taxonomy: Taxonomy;
@@ -191,6 +252,9 @@ export interface ReferenceData {
   readonly intermediaries: Intermediaries;
   readonly rules: Rules;
   readonly locations: Locations;
+  readonly alerts: Alerts;
+  /** The merchant-type model, decoded; absent in hand-made test data. */
+  readonly model?: MerchantModelData;
   /** A digest of all files, reported with every outcome as the catalog version. */
   readonly version: string;
 }

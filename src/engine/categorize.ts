@@ -6,6 +6,7 @@
 import type { RuleKind } from '../data/schemas.js';
 import type { TokenMatch } from './automaton.js';
 import type { BrandMatch } from './match.js';
+import { modelDecision } from './merchant-type.js';
 import type { NormalizedText } from './normalize.js';
 import type { KeywordRef, PatternRef, Snapshot } from './snapshot.js';
 import { tokenize } from './text.js';
@@ -207,7 +208,19 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     return decided('2-1', 0.5, 'location-only:atm', 'atm_withdrawal');
   }
   if (inward && !refund) return decided('14-7', 0.4, 'fallback:credit', null);
-  return decided('20-1', 0.2, 'fallback:miscellaneous', null, refund);
+
+  // A purchase (or its refund) from a merchant nothing above knows: the model reads its trade.
+  const model = modelDecision(input.text, snapshot);
+  if (model?.sub_category_id)
+    return decided(model.sub_category_id, model.confidence, model.reason, null, refund);
+
+  return decided(
+    '20-1',
+    0.2,
+    model ? `fallback:miscellaneous; ${model.reason}` : 'fallback:miscellaneous',
+    null,
+    refund,
+  );
 }
 
 function subCategoryForRule(kind: RuleKind, direction: Direction, input: CategorizeInput): string | null {

@@ -3,6 +3,7 @@
  * the text that names the merchant (after processor prefixes, inside bank SMS sentences, before
  * store numbers and trailing city and country words).
  */
+import { alertSegment } from './alerts.js';
 import type { TokenMatch } from './automaton.js';
 import type { AliasRef, IntermediaryRef, LexiconEntry, PatternRef, Snapshot } from './snapshot.js';
 import { tokenizeText, toDisplayCase } from './text.js';
@@ -82,21 +83,6 @@ export interface MerchantWords {
 
 const HAS_DIGIT = /\d/;
 const MIN_SPLIT_PART = 3;
-// Words before which a sentence-style SMS names the merchant: "... at CARREFOUR, DUBAI on 12/03".
-const MERCHANT_INTRODUCERS = new Set(['at', 'لدي', 'bei']);
-// Weaker: `من` is also "from your card"; used only when no stronger introducer is present.
-const WEAK_INTRODUCERS = new Set(['من', 'from']);
-const SEGMENT_TERMINATORS = new Set([
-  'on',
-  'dated',
-  'avail',
-  'available',
-  'balance',
-  'bal',
-  'ref',
-  'في',
-  'بتاريخ',
-]);
 
 const NO_WORDS: Words = { tokens: [], ids: [], starts: [], source: '' };
 
@@ -114,7 +100,7 @@ export function normalizeText(description: string, merchantName: string, snapsho
   const merchant = merchantName ? splitGlued(capped(merchantName), snapshot) : NO_WORDS;
   const vocabulary = snapshot.vocabulary;
 
-  let [start, end] = findSegment(words, vocabulary);
+  let [start, end] = findSegment(words, snapshot);
   let intermediary: IntermediaryRef | null = null;
   // Most texts have no intermediary: share one empty mask instead of allocating one each time.
   let masked: boolean[] = NO_MASK;
@@ -286,30 +272,13 @@ function splitToken(token: string, vocabulary: Vocabulary): [string, string] | n
   return null;
 }
 
-/** Where the merchant's name is: after the last "at" of an SMS sentence, else the whole text. */
-function findSegment({ tokens, ids }: Words, vocabulary: Vocabulary): [number, number] {
-  let start = 0;
-  let end = tokens.length;
-  if (tokens.length >= 6) {
-    const at = lastIndexIn(tokens, MERCHANT_INTRODUCERS);
-    const introducer = at >= 1 ? at : lastIndexIn(tokens, WEAK_INTRODUCERS);
-    if (introducer >= 1 && introducer < tokens.length - 1) {
-      start = introducer + 1;
-      for (let j = start + 1; j < tokens.length; j++) {
-        if (SEGMENT_TERMINATORS.has(tokens[j] as string)) {
-          end = j;
-          break;
-        }
-      }
-    }
-  }
-  while (start < end && isNoise(tokens, ids, start, vocabulary)) start++;
+/** Where the merchant's name is: inside a bank alert sentence (alerts.ts), else the whole text. */
+function findSegment({ tokens, ids }: Words, snapshot: Snapshot): [number, number] {
+  const segment = alertSegment(tokens, snapshot.alertWords);
+  let start = segment ? segment[0] : 0;
+  const end = segment ? segment[1] : tokens.length;
+  while (start < end && isNoise(tokens, ids, start, snapshot.vocabulary)) start++;
   return [start, end];
-}
-
-function lastIndexIn(tokens: readonly string[], words: ReadonlySet<string>): number {
-  for (let i = tokens.length - 2; i >= 1; i--) if (words.has(tokens[i] as string)) return i;
-  return -1;
 }
 
 /** A filler word or a code with digits (store numbers, references). */

@@ -3,8 +3,10 @@
  * mappings, then never mutated. A new catalog or a correction means a new snapshot.
  */
 import type { Brand, ProductLine, ReferenceData, RuleKind } from '../data/schemas.js';
+import { alertWords, type AlertWords } from './alerts.js';
 import { TokenAutomaton } from './automaton.js';
 import { FuzzyIndex } from './fuzzy.js';
+import { MerchantModel } from './merchant-model.js';
 import { tokenize } from './text.js';
 import type { BrandRef, LearnedMapping, NamedRef } from './types.js';
 import { ENGINE_VERSION } from './version.js';
@@ -99,6 +101,10 @@ export interface Snapshot {
    * token starting otherwise cannot be split, which spares most unknown words the split search.
    */
   readonly splitHeads: ReadonlySet<string>;
+  /** How card alerts word the merchant (data/alerts.json), folded. */
+  readonly alertWords: AlertWords;
+  /** The merchant-type model, for merchants no brand, rule or MCC decides; null without one. */
+  readonly model: MerchantModel | null;
 }
 
 const MAX_SHORT_ALIAS = 3;
@@ -265,6 +271,8 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     learnedByMerchantId,
     learnedByMerchantKey,
     splitHeads,
+    alertWords: alertWords(data.alerts),
+    model: data.model ? new MerchantModel(data.model) : null,
   });
 }
 

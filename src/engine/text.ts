@@ -30,6 +30,77 @@ const LETTER_FOLDS: Readonly<Record<string, string>> = {
   ı: 'i',
 };
 
+/**
+ * Cyrillic (Russian, Ukrainian, Belarusian, Kazakh, Serbian) written the way card processors print
+ * it in Latin letters (`ПЯТЁРОЧКА` = `PYATEROCHKA`, `ДӘРІХАНА` = `DARIKHANA`), so both spellings
+ * meet. Applied before accents are removed: `й` would otherwise lose its breve and become `и`.
+ */
+const CYRILLIC_TO_LATIN: Readonly<Record<string, string>> = {
+  а: 'a',
+  б: 'b',
+  в: 'v',
+  г: 'g',
+  д: 'd',
+  е: 'e',
+  ё: 'e',
+  ж: 'zh',
+  з: 'z',
+  и: 'i',
+  й: 'y',
+  к: 'k',
+  л: 'l',
+  м: 'm',
+  н: 'n',
+  о: 'o',
+  п: 'p',
+  р: 'r',
+  с: 's',
+  т: 't',
+  у: 'u',
+  ф: 'f',
+  х: 'kh',
+  ц: 'ts',
+  ч: 'ch',
+  ш: 'sh',
+  щ: 'shch',
+  ъ: '',
+  ы: 'y',
+  ь: '',
+  э: 'e',
+  ю: 'yu',
+  я: 'ya',
+  є: 'ye',
+  і: 'i',
+  ї: 'yi',
+  ґ: 'g',
+  ў: 'u',
+  ә: 'a',
+  ғ: 'g',
+  қ: 'k',
+  ң: 'n',
+  ө: 'o',
+  ұ: 'u',
+  ү: 'u',
+  һ: 'h',
+  ђ: 'dj',
+  ј: 'j',
+  љ: 'lj',
+  њ: 'nj',
+  ћ: 'c',
+  џ: 'dz',
+  ѓ: 'g',
+  ќ: 'k',
+  ѕ: 'dz',
+};
+const CYRILLIC = /[\u0400-\u04ff]/g;
+
+function transliterateCyrillic(ch: string): string {
+  const lower = ch.toLowerCase();
+  const latin = CYRILLIC_TO_LATIN[lower];
+  if (latin === undefined) return ch;
+  return lower === ch ? latin : latin.toUpperCase();
+}
+
 const ASCII_ONLY = /^[ -~\t\n\r]*$/;
 const APOSTROPHES = /['`]/g;
 // Latin combining marks, Arabic harakat and hamza marks, superscript alef, tatweel, apostrophes.
@@ -49,7 +120,8 @@ function foldChar(ch: string): string {
 /**
  * Lower-cases, removes Latin accents and Arabic diacritics (harakat, hamza marks, tatweel), folds
  * Arabic letter variants, turns Arabic-Indic digits into ASCII and drops apostrophes so that
- * `McDonald's` and `MCDONALDS` meet. Every other non-alphanumeric character later splits tokens.
+ * `McDonald's` and `MCDONALDS` meet, and writes Cyrillic in Latin letters. Every other
+ * non-alphanumeric character later splits tokens.
  */
 export function foldText(input: string, keepCase = false): string {
   // Most descriptors are plain ASCII: nothing to decompose or fold but case and apostrophes.
@@ -58,7 +130,11 @@ export function foldText(input: string, keepCase = false): string {
     return keepCase ? stripped : stripped.toLowerCase();
   }
   // NFKD splits accented Latin letters and hamza-carrying alefs into base letter + combining mark.
-  const folded = input.normalize('NFKD').replace(DROPPED, '').replace(FOLDED, foldChar);
+  const folded = input
+    .replace(CYRILLIC, transliterateCyrillic)
+    .normalize('NFKD')
+    .replace(DROPPED, '')
+    .replace(FOLDED, foldChar);
   return keepCase ? folded : folded.toLowerCase();
 }
 

@@ -279,7 +279,10 @@ describe('fallbacks for unknown merchants', () => {
     const e = enrich({ raw_description: 'XQZW LLC' });
     expect(e.sub_category.id).toBe('20-1');
     expect(e.category).toMatchObject({ id: '20', name: 'Miscellaneous' });
-    expect(e.reasons.category).toBe('fallback:miscellaneous');
+    // The merchant-type model was asked and declined; the reason says so.
+    expect(e.reasons.category).toMatch(
+      /^fallback:miscellaneous; model:merchant-type@[0-9a-f]{8}:below-threshold /,
+    );
     expect(e.rule).toBeNull();
   });
 

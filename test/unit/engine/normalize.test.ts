@@ -244,7 +244,9 @@ describe('long tokens', () => {
     const huge = 'CAREEM'.repeat(180_000);
     const e = enrichOne(snapshot, { raw_description: huge, merchant_name: huge });
     expect(e.brand).toBeNull();
-    expect(e.category.name).toBe('Miscellaneous');
+    // No brand matches a glued run; the merchant-type model reads its first characters (`careem…`,
+    // a ride-hailing name) or declines: either way the category comes from the model's step.
+    expect(e.reasons.category).toMatch(/^(model:|fallback:miscellaneous; model:)/);
   });
 });
 

@@ -30,6 +30,16 @@ describe('foldText', () => {
     expect(foldText('Øresund')).toBe('oresund');
   });
 
+  it('writes Russian, Ukrainian, Kazakh and Serbian Cyrillic in Latin letters, as processors print it', () => {
+    expect(foldText('Пятёрочка')).toBe('pyaterochka');
+    expect(foldText('ПЯТЁРОЧКА', true)).toBe('PYATEROCHKA');
+    expect(foldText('Аптека Здоровье')).toBe('apteka zdorove');
+    expect(foldText('Дәріхана Қазақстан')).toBe('darikhana kazakstan');
+    expect(foldText('Їжа і Ґанок')).toBe('yizha i ganok');
+    expect(foldText('Ђорђе Љубав')).toBe('djordje ljubav');
+    expect(tokenize('Покупка MAGNIT Москва')).toEqual(['pokupka', 'magnit', 'moskva']);
+  });
+
   it('drops apostrophes of every kind so that McDonald’s meets MCDONALDS', () => {
     expect(foldText("McDonald's")).toBe('mcdonalds');
     expect(foldText('McDonald’s')).toBe('mcdonalds');

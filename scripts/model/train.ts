@@ -1,0 +1,326 @@
+/**
+ * `npm run model:train`: builds the merchant-type model's corpus from open data and the repository's
+ * data (corpus.ts), dresses it up as bank text (noise.ts), reads each example through the engine's
+ * own normalization and feature extraction, trains (learn.ts) and writes data/model/. Deterministic:
+ * the same inputs and seed write the same bytes. Never reads the evaluation sets.
+ *
+ *   npm run model:train              write data/model/merchant-type.{json,bin}
+ *   npm run model:train -- --check   retrain and fail unless the shipped weights are what it writes
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  DEFAULT_DATA_DIR,
+  MODEL_HEADER,
+  MODEL_WEIGHTS,
+  loadMerchantModel,
+  loadOsmTagMap,
+  loadReferenceData,
+} from '../../src/data/load.js';
+import {
+  corpusWordsSchema,
+  type CorpusWords,
+  type MerchantModelHeader,
+  type ReferenceData,
+} from '../../src/data/schemas.js';
+import { MAX_FEATURES, extractFeatures } from '../../src/engine/merchant-features.js';
+import { MerchantModel } from '../../src/engine/merchant-model.js';
+import { merchantTypeWords } from '../../src/engine/merchant-type.js';
+import { normalizeText } from '../../src/engine/normalize.js';
+import { buildSnapshot, type Snapshot } from '../../src/engine/snapshot.js';
+import { nsiSeeds, presetSeeds, repositorySeeds, type Seed } from './corpus.js';
+import { learn, type Example } from './learn.js';
+import { noiseContext, pseudoWord, render, type NoiseContext } from './noise.js';
+import { Random, stableHash } from './random.js';
+
+export interface TrainOptions {
+  readonly seed: number;
+  /** Share of the full corpus to generate (tests train on a small sample). */
+  readonly sample: number;
+  readonly epochs: number;
+  readonly bucketBits: number;
+}
+
+export const DEFAULT_OPTIONS: TrainOptions = { seed: 13, sample: 1, epochs: 3, bucketBits: 18 };
+
+/** Examples per class: enough for rare trades, capped so the common ones do not drown them. */
+const MIN_PER_CLASS = 2500;
+const MAX_PER_CLASS = 8000;
+const PER_SEED = 3;
+const NOT_A_MERCHANT_EXAMPLES = 12000;
+/** One seed in this many is held out (with all its renderings) for calibration and figures. */
+const HELD_OUT_EVERY = 20;
+/** The share of the model's answers on held-out text that must be right: it sets the threshold. */
+const TARGET_PRECISION = 0.75;
+
+export interface Trained {
+  readonly header: MerchantModelHeader;
+  readonly weights: Uint8Array;
+}
+
+export function loadCorpusWords(dir: string = DEFAULT_DATA_DIR): CorpusWords {
+  return corpusWordsSchema.parse(JSON.parse(readFileSync(join(dir, 'model', 'corpus-words.json'), 'utf8')));
+}
+
+export function collectSeeds(data: ReferenceData, words: CorpusWords): Seed[] {
+  const map = loadOsmTagMap();
+  const seen = new Set<string>();
+  const seeds: Seed[] = [];
+  for (const s of [...nsiSeeds(map), ...presetSeeds(map), ...repositorySeeds(data, words)]) {
+    const key = `${s.label}\u0000${s.text.toLowerCase()}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    seeds.push(s);
+  }
+  return seeds;
+}
+
+function toExample(
+  rendered: { description: string; merchant_name: string },
+  label: number,
+  snapshot: Snapshot,
+): Example {
+  const text = normalizeText(rendered.description, rendered.merchant_name, snapshot);
+  const words = merchantTypeWords(text, snapshot);
+  const buffer = new Uint32Array(MAX_FEATURES);
+  const n = extractFeatures(words, buffer);
+  return { features: buffer.slice(0, n), label };
+}
+
+interface ClassPool {
+  readonly names: Seed[];
+  /** Trade words by where they come from: bank spellings, the repository's data, OSM presets. */
+  readonly bankTerms: Seed[];
+  readonly repositoryTerms: Seed[];
+  readonly presetTerms: Seed[];
+}
+
+function emptyPool(): ClassPool {
+  return { names: [], bankTerms: [], repositoryTerms: [], presetTerms: [] };
+}
+
+function addToPool(pool: ClassPool, s: Seed): void {
+  if (s.kind === 'name') pool.names.push(s);
+  else if (s.source === 'corpus-words') pool.bankTerms.push(s);
+  else if (s.source === 'id-tagging-schema') pool.presetTerms.push(s);
+  else pool.repositoryTerms.push(s);
+}
+
+/**
+ * A trade word for a class: the few words written the way banks print them (Arabic in Latin
+ * letters, Cyrillic in Latin letters) would drown among thousands of preset translations if drawn
+ * uniformly, so each group gets its share.
+ */
+function pickTerm(pool: ClassPool, rng: Random): Seed | null {
+  const groups: [Seed[], number][] = [
+    [pool.bankTerms, 0.35],
+    [pool.repositoryTerms, 0.2],
+    [pool.presetTerms, 0.45],
+  ];
+  const present = groups.filter(([g]) => g.length > 0);
+  if (present.length === 0) return null;
+  const total = present.reduce((sum, [, w]) => sum + w, 0);
+  let roll = rng.next() * total;
+  for (const [group, weight] of present) {
+    roll -= weight;
+    if (roll < 0) return rng.pick(group);
+  }
+  return rng.pick((present[present.length - 1] as [Seed[], number])[0]);
+}
+
+function generate(
+  pools: Map<string | null, ClassPool>,
+  classes: readonly (string | null)[],
+  share: number,
+  rng: Random,
+  ctx: NoiseContext,
+  snapshot: Snapshot,
+): Example[] {
+  const out: Example[] = [];
+  classes.forEach((label, index) => {
+    const pool = pools.get(label);
+    if (!pool) return;
+    const terms = pool.bankTerms.length + pool.repositoryTerms.length + pool.presetTerms.length;
+    const seeds = pool.names.length + terms;
+    if (seeds === 0) return;
+    const wanted =
+      label === null
+        ? NOT_A_MERCHANT_EXAMPLES
+        : Math.min(MAX_PER_CLASS, Math.max(MIN_PER_CLASS, PER_SEED * seeds));
+    const count = Math.max(1, Math.round(wanted * share));
+    for (let i = 0; i < count; i++) {
+      let seed: Seed;
+      if (label === null && rng.chance(0.25)) {
+        // Made-up names and codes: an unknown word alone names no trade.
+        seed = {
+          text: `${pseudoWord(rng)} ${rng.chance(0.5) ? pseudoWord(rng) : ''}`.trim(),
+          label: null,
+          source: 'neutral',
+          lang: 'latin',
+          kind: 'name',
+        };
+      } else {
+        const term = terms > 0 && (pool.names.length === 0 || rng.chance(0.5)) ? pickTerm(pool, rng) : null;
+        seed = term ?? rng.pick(pool.names);
+      }
+      out.push(toExample(render(seed, rng, ctx), index, snapshot));
+    }
+  });
+  return out;
+}
+
+export function trainMerchantModel(options: TrainOptions = DEFAULT_OPTIONS): Trained {
+  const data = loadReferenceData();
+  // The engine without a model: training must not depend on the model it replaces.
+  const snapshot = buildSnapshot({ ...data, model: undefined });
+  const words = loadCorpusWords();
+  const seeds = collectSeeds(data, words);
+  const labels = new Set<string>();
+  for (const s of seeds) if (s.label !== null) labels.add(s.label);
+  const classes: (string | null)[] = [null, ...[...labels].sort(compareIds)];
+
+  const trainPools = new Map<string | null, ClassPool>();
+  const heldPools = new Map<string | null, ClassPool>();
+  for (const s of seeds) {
+    const held = stableHash(s.text.toLowerCase()) % HELD_OUT_EVERY === 0;
+    const pools = held ? heldPools : trainPools;
+    let pool = pools.get(s.label);
+    if (!pool) {
+      pool = emptyPool();
+      pools.set(s.label, pool);
+    }
+    addToPool(pool, s);
+  }
+
+  const ctx = noiseContext(data, words);
+  const rng = new Random(options.seed);
+  const train = generate(trainPools, classes, options.sample, rng, ctx, snapshot);
+  const heldOut = generate(heldPools, classes, options.sample / 4, rng, ctx, snapshot);
+
+  const learned = learn(train, heldOut, {
+    classes,
+    bucketBits: options.bucketBits,
+    epochs: options.epochs,
+    learningRate: 0.5,
+    l2: 1e-7,
+    seed: options.seed,
+    prune: 0.02,
+    threshold: 0.5,
+    name: 'merchant-type',
+  });
+
+  const threshold = chooseThreshold(new MerchantModel(learned.data), heldOut);
+  const model = new MerchantModel({ ...learned.data, threshold });
+  const figures = heldOutFigures(model, heldOut);
+  const header: MerchantModelHeader = {
+    format: 1,
+    name: 'merchant-type',
+    classes,
+    bucket_bits: options.bucketBits,
+    temperature: learned.data.temperature,
+    threshold,
+    scale: learned.data.scale,
+    entries: learned.entries,
+    weights_sha256: learned.sha256,
+    training: {
+      seed: options.seed,
+      sample: options.sample,
+      epochs: options.epochs,
+      seeds_by_source: countBy(seeds, (s) => s.source),
+      seeds_by_language: countBy(seeds, (s) => s.lang),
+      examples: train.length,
+      held_out_examples: heldOut.length,
+      held_out: { ...figures, target_precision: TARGET_PRECISION },
+    },
+  };
+  return { header, weights: learned.weights };
+}
+
+/**
+ * The lowest probability at which the model's answers on held-out examples are right (in category)
+ * at least TARGET_PRECISION of the time: below it, the engine says Miscellaneous.
+ */
+function chooseThreshold(model: MerchantModel, heldOut: readonly Example[]): number {
+  const decided = heldOut.map((ex) => {
+    const d = model.decide(ex.features, ex.features.length);
+    const expected = model.data.classes[ex.label] ?? null;
+    const got = model.data.classes[d.best] as string;
+    return { p: d.probability, right: expected !== null && categoryOf(expected) === categoryOf(got) };
+  });
+  for (let t = 0.2; t < 0.951; t += 0.05) {
+    const answered = decided.filter((d) => d.p >= t);
+    const right = answered.filter((d) => d.right).length;
+    if (answered.length > 0 && right / answered.length >= TARGET_PRECISION) return Math.round(t * 100) / 100;
+  }
+  return 0.95;
+}
+
+/** Category accuracy over held-out examples, and precision and coverage of answers above threshold. */
+function heldOutFigures(model: MerchantModel, heldOut: readonly Example[]): Record<string, number> {
+  let right = 0;
+  let answered = 0;
+  let answeredRight = 0;
+  let subRight = 0;
+  for (const ex of heldOut) {
+    const d = model.decide(ex.features, ex.features.length);
+    const expected = model.data.classes[ex.label] ?? null;
+    const got = model.data.classes[d.best] as string;
+    const ok = expected === null ? d.none > d.probability : categoryOf(expected) === categoryOf(got);
+    if (ok) right++;
+    if (expected === got) subRight++;
+    if (d.probability >= model.threshold) {
+      answered++;
+      if (expected !== null && categoryOf(expected) === categoryOf(got)) answeredRight++;
+    }
+  }
+  const round = (x: number): number => Math.round(x * 1000) / 1000;
+  return {
+    category_accuracy: round(right / heldOut.length),
+    sub_category_accuracy: round(subRight / heldOut.length),
+    answered_share: round(answered / heldOut.length),
+    answered_category_precision: round(answeredRight / Math.max(1, answered)),
+  };
+}
+
+function categoryOf(id: string): string {
+  return id.slice(0, id.indexOf('-'));
+}
+
+function countBy<T>(items: readonly T[], key: (t: T) => string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1]));
+}
+
+function compareIds(a: string, b: string): number {
+  const [ac, as] = a.split('-').map(Number) as [number, number];
+  const [bc, bs] = b.split('-').map(Number) as [number, number];
+  return ac - bc || as - bs;
+}
+
+function main(): void {
+  const check = process.argv.includes('--check');
+  const started = performance.now();
+  const trained = trainMerchantModel();
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (check) {
+    const shipped = loadMerchantModel();
+    const ok = shipped.id === `merchant-type@${trained.header.weights_sha256.slice(0, 8)}`;
+    console.error(
+      ok
+        ? `the shipped model is the script's output (${seconds} s)`
+        : `the shipped model (${shipped.id}) differs from the script's output (${trained.header.weights_sha256.slice(0, 8)})`,
+    );
+    process.exitCode = ok ? 0 : 1;
+    return;
+  }
+  writeFileSync(join(DEFAULT_DATA_DIR, MODEL_WEIGHTS), trained.weights);
+  writeFileSync(join(DEFAULT_DATA_DIR, MODEL_HEADER), `${JSON.stringify(trained.header, null, 2)}\n`);
+  console.error(
+    `wrote ${MODEL_HEADER} and ${MODEL_WEIGHTS} (${(trained.weights.length / 1e6).toFixed(2)} MB, ${trained.header.entries} weights) in ${seconds} s`,
+  );
+  console.error(JSON.stringify(trained.header.training, null, 2));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();

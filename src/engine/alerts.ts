@@ -1,0 +1,78 @@
+/**
+ * Finds the merchant inside a bank alert sentence ("Purchase of AED 45.00 with Card ending 1234 at
+ * CARREFOUR, DUBAI on 12/03", "شراء ... لدى: نعناع في: ...", "Покупка 500 р MAGNIT Баланс: ...") by
+ * general wording rules from data/alerts.json: after the last introducer (a weak one only when no
+ * strong one is present), else right after the amount that follows a purchase word; up to the first
+ * clause about the date, card, amount or balance.
+ */
+import type { Alerts } from '../data/schemas.js';
+import { tokenize } from './text.js';
+
+/** The alert words, folded as the tokenizer folds text. */
+export interface AlertWords {
+  readonly introducers: ReadonlySet<string>;
+  readonly weakIntroducers: ReadonlySet<string>;
+  readonly terminators: ReadonlySet<string>;
+  readonly purchaseWords: ReadonlySet<string>;
+  readonly currencies: ReadonlySet<string>;
+}
+
+function folded(words: readonly string[]): Set<string> {
+  const set = new Set<string>();
+  for (const w of words) for (const t of tokenize(w)) set.add(t);
+  return set;
+}
+
+export function alertWords(alerts: Alerts): AlertWords {
+  return {
+    introducers: folded(alerts.introducers),
+    weakIntroducers: folded(alerts.weak_introducers),
+    terminators: folded(alerts.terminators),
+    purchaseWords: folded(alerts.purchase_words),
+    currencies: folded(alerts.currencies),
+  };
+}
+
+/** Shorter texts are descriptors, not sentences: an "at" there belongs to the name (`EAT AT JOES`). */
+const MIN_ALERT_TOKENS = 6;
+/** An amount, perhaps with its currency glued on (`500р`, `45.00` splits into `45` `00`). */
+const AMOUNT = /^\d+[a-z\u0621-\u064a]{0,3}$/;
+
+/** [start, end) of the merchant's tokens in an alert sentence, or null when the text reads as no alert. */
+export function alertSegment(tokens: readonly string[], words: AlertWords): [number, number] | null {
+  if (tokens.length < MIN_ALERT_TOKENS) return null;
+  let start = afterIntroducer(tokens, words.introducers);
+  if (start < 0) start = afterIntroducer(tokens, words.weakIntroducers);
+  if (start < 0) start = afterAmount(tokens, words);
+  if (start < 0) return null;
+  let end = tokens.length;
+  for (let j = start + 1; j < tokens.length; j++) {
+    if (words.terminators.has(tokens[j] as string)) {
+      end = j;
+      break;
+    }
+  }
+  return [start, end];
+}
+
+/** The token after the last introducer that has something after it, or -1. */
+function afterIntroducer(tokens: readonly string[], introducers: ReadonlySet<string>): number {
+  for (let i = tokens.length - 2; i >= 1; i--) if (introducers.has(tokens[i] as string)) return i + 1;
+  return -1;
+}
+
+/** After "purchase 500 RUB": the token past the amount (and its currency) that follows a purchase word. */
+function afterAmount(tokens: readonly string[], words: AlertWords): number {
+  for (let p = 0; p < tokens.length - 2; p++) {
+    if (!words.purchaseWords.has(tokens[p] as string)) continue;
+    for (let a = p + 1; a <= p + 3 && a < tokens.length - 1; a++) {
+      if (!AMOUNT.test(tokens[a] as string)) continue;
+      let next = a + 1;
+      // Decimals arrive as a second number (`45.00` is `45` `00`, `12.50р` is `12` `50r`).
+      if (next < tokens.length && AMOUNT.test(tokens[next] as string)) next++;
+      if (next < tokens.length && words.currencies.has(tokens[next] as string)) next++;
+      return next < tokens.length ? next : -1;
+    }
+  }
+  return -1;
+}

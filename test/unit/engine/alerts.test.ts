@@ -1,0 +1,72 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadReferenceData } from '../../../src/data/load.js';
+import { alertSegment, alertWords, type AlertWords } from '../../../src/engine/alerts.js';
+import { tokenize } from '../../../src/engine/text.js';
+import { loadCorpusWords } from '../../../scripts/model/train.js';
+
+let words: AlertWords;
+
+beforeAll(() => {
+  words = alertWords(loadReferenceData().alerts);
+});
+
+/** The merchant part of a text, as words. */
+function merchantOf(text: string): string | null {
+  const tokens = tokenize(text);
+  const segment = alertSegment(tokens, words);
+  return segment ? tokens.slice(segment[0], segment[1]).join(' ') : null;
+}
+
+describe('alertSegment', () => {
+  it('finds the merchant after an introducer and before the date, card or balance clause', () => {
+    expect(
+      merchantOf('Purchase of AED 45.00 with Card ending 1234 at BLUE OASIS CAFE, DUBAI on 12/03/2024'),
+    ).toBe('blue oasis cafe dubai');
+    expect(merchantOf('تمت عملية شراء بمبلغ 50 درهم لدى مخبز الريف باستخدام بطاقتك المنتهية بـ 1234')).toBe(
+      'مخبز الريف',
+    );
+    expect(merchantOf('Paiement par carte 1234 chez BOULANGERIE DU PORT le 12/03/2025 de 8,50 EUR')).toBe(
+      'boulangerie du port',
+    );
+  });
+
+  it('uses a weak introducer (من, в) only when no strong one is present', () => {
+    expect(merchantOf('شراء إنترنت\nبطاقة: 1234\nمن: متجر الزهور\nمبلغ: SAR 35.00\nفي: 24-03-12')).toBe(
+      'متجر الزهور',
+    );
+    expect(merchantOf('Оплата 500 RUB в ЦВЕТЫ НА ЛЕНИНА. Карта *1234. Доступно 900 RUB')).toBe(
+      'tsvety na lenina',
+    );
+    expect(merchantOf('تم خصم 50 ريال من بطاقتك 1234 لدى مطعم السلام بتاريخ 2025')).toBe('مطعم السلام');
+  });
+
+  it('takes the words after the amount of a purchase word when nothing introduces the merchant', () => {
+    expect(merchantOf('Покупка 500 р ПРОДУКТЫ У ДОМА Баланс: 1000 р')).toBe('produkty u doma');
+    expect(merchantOf('ECMC1234 12:34 покупка 750р APTEKA PLUS Баланс: 10000р')).toBe('apteka plus');
+    expect(merchantOf('Сатып алу 2500 KZT ДӘРІХАНА Қолжетімді: 100 KZT')).toBe('darikhana');
+  });
+
+  it('leaves short descriptors and texts without alert wording alone', () => {
+    expect(merchantOf('EAT AT JOES 1234')).toBeNull();
+    expect(merchantOf('CARREFOUR CITY CENTRE DEIRA DUBAI AE')).toBeNull();
+  });
+
+  it('extracts the merchant from every alert template the model is trained with', () => {
+    for (const t of loadCorpusWords().alert_templates) {
+      const text = t.template
+        .replace('{m}', 'ZQX MERCHANT')
+        .replaceAll(/\{(a|b)\}/g, '12.50')
+        .replaceAll(/\{c(_ar|_ru)?\}/g, 'AED')
+        .replaceAll('{card}', 'XXXX1234')
+        .replaceAll('{d}', '12/03/2025')
+        .replaceAll('{city}', 'DUBAI');
+      const merchant = merchantOf(text);
+      if (merchant === null) {
+        // Not read as a sentence: then the merchant leads the text after a purchase word or two.
+        expect(tokenize(text).indexOf('zqx'), t.template).toBeLessThanOrEqual(2);
+      } else {
+        expect(merchant.startsWith('zqx merchant'), `${t.template} -> ${merchant}`).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,78 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadReferenceData } from '../../../src/data/load.js';
+import { merchantTypeWords, modelDecision } from '../../../src/engine/merchant-type.js';
+import { normalizeText } from '../../../src/engine/normalize.js';
+import { buildSnapshot, type Snapshot } from '../../../src/engine/snapshot.js';
+import { enrichOne } from './fixtures.js';
+
+let snapshot: Snapshot;
+
+beforeAll(() => {
+  snapshot = buildSnapshot(loadReferenceData());
+});
+
+const words = (description: string, merchant = ''): string[] =>
+  merchantTypeWords(normalizeText(description, merchant, snapshot), snapshot);
+
+describe('merchantTypeWords', () => {
+  it('keeps the merchant words and drops filler words, store numbers and country codes', () => {
+    expect(words('POS PURCHASE AL SHIFA PHARMACY 0045 AE')).toEqual(['al', 'shifa', 'pharmacy']);
+  });
+
+  it('reads the merchant part of an alert sentence, and the bank-supplied name first', () => {
+    expect(words('Purchase of AED 45.00 with Card ending 1234 at GOLDEN BAKERY on 12/03/2025')).toEqual([
+      'golden',
+      'bakery',
+    ]);
+    expect(words('POS', 'GOLDEN BAKERY')).toEqual(['golden', 'bakery']);
+  });
+
+  it('strips the Arabic article so that الصيدلية and صيدلية read alike', () => {
+    expect(words('الصيدلية الحديثة')).toEqual(['صيدليه', 'حديثه']);
+  });
+
+  it('skips the words of non-merchant rules: a refund is not a trade', () => {
+    expect(words('REFUND GOLDEN BAKERY')).toEqual(['golden', 'bakery']);
+    expect(words('POS', 'REVERSAL GOLDEN BAKERY')).toEqual(['golden', 'bakery']);
+  });
+
+  it('skips a processor prefix', () => {
+    expect(words('SQ *GOLDEN BAKERY')).toEqual(['golden', 'bakery']);
+  });
+});
+
+describe('modelDecision and categorize', () => {
+  it('answers a trade word the catalog does not know, naming the model and its strongest features', () => {
+    const e = enrichOne(snapshot, { raw_description: 'SAYDALIYAT AL SHIFA' });
+    expect(e.brand).toBeNull();
+    expect(e.category.name).toBe('Medical');
+    expect(e.reasons.category).toMatch(/^model:merchant-type@[0-9a-f]{8} p=0\.\d+ \[[a-z]+:[^\]]+\]$/);
+    expect(e.confidence).toBeGreaterThan(0);
+    expect(e.confidence).toBeLessThanOrEqual(0.75);
+  });
+
+  it('declines below its threshold: Miscellaneous, with a reason that says so', () => {
+    const d = modelDecision(normalizeText('ZQXV KLMT', '', snapshot), snapshot);
+    expect(d?.sub_category_id).toBeNull();
+    expect(d?.reason).toMatch(/:below-threshold \d+-\d+ p=[\d.]+<[\d.]+ no-trade=[\d.]+ \[/);
+    const e = enrichOne(snapshot, { raw_description: 'ZQXV KLMT' });
+    expect(e.category.name).toBe('Miscellaneous');
+    expect(e.reasons.category).toMatch(/^fallback:miscellaneous; model:/);
+  });
+
+  it('never decides over a catalog brand, a non-merchant rule or an MCC', () => {
+    expect(enrichOne(snapshot, { raw_description: 'CARREFOUR PHARMACY' }).reasons.category).toMatch(
+      /^brand:/,
+    );
+    expect(
+      enrichOne(snapshot, { raw_description: 'ATM WITHDRAWAL AL SHIFA PHARMACY' }).reasons.category,
+    ).toMatch(/^pattern:atm_withdrawal/);
+    expect(
+      enrichOne(snapshot, { raw_description: 'SAYDALIYAT AL SHIFA', mcc: '5812' }).reasons.category,
+    ).toBe('mcc:5812');
+  });
+
+  it('gives no answer without words to read', () => {
+    expect(modelDecision(normalizeText('0045 #12', '', snapshot), snapshot)).toBeNull();
+  });
+});
