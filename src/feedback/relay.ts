@@ -25,14 +25,7 @@
  * progress number says they went out) therefore neither loses nor doubles a record. Every record
  * carries header `x-outbox-id`, so consumers can check.
  */
-import {
-  ConfigResourceTypes,
-  Partitioners,
-  type Admin,
-  type Kafka,
-  type Message,
-  type Producer,
-} from 'kafkajs';
+import kafkajs, { Partitioners, type Admin, type Kafka, type Message, type Producer } from 'kafkajs';
 import { Counter, type Registry } from 'prom-client';
 import { classifyError, type Classified } from '../errors/classify.js';
 import { backoffDelay, type RetryBoard } from '../errors/retry.js';
@@ -286,7 +279,8 @@ export class OutboxRelay {
     const described = await admin.describeConfigs({
       includeSynonyms: false,
       resources: names.map((name) => ({
-        type: ConfigResourceTypes.TOPIC,
+        // Through the default export: Node's CommonJS export detection stops before this name.
+        type: kafkajs.ConfigResourceTypes.TOPIC,
         name,
         configNames: ['max.message.bytes'],
       })),
