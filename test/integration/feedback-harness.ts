@@ -62,7 +62,11 @@ export interface FeedbackRig {
 
 export async function startFeedbackRig(
   prefix: string,
-  settings: Record<string, string> = {},
+  options: {
+    readonly settings?: Record<string, string>;
+    /** Runs before the services start (to create a topic with settings of its own). */
+    readonly beforeStart?: (kafka: Kafka, topics: FeedbackRig['topics']) => Promise<void>;
+  } = {},
 ): Promise<FeedbackRig> {
   const env = stackEnv();
   const kafka = testKafka(`${prefix}-test`);
@@ -85,8 +89,9 @@ export async function startFeedbackRig(
     KAFKA_SESSION_TIMEOUT_MS: '10000',
     OUTBOX_POLL_MS: '200',
     RETRY_MAX_DELAY_MS: '2000',
-    ...settings,
+    ...options.settings,
   });
+  await options.beforeStart?.(kafka, topics);
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -177,9 +182,11 @@ export async function feedbackConsumed(rig: FeedbackRig, timeoutMs = 60_000): Pr
               groupId: `${rig.group}-feedback`,
               topics: [rig.topics.feedback],
             });
-            return ends.every(
-              (e) => committed?.partitions.find((p) => p.partition === e.partition)?.offset === e.high,
-            );
+            return ends.every((e) => {
+              const offset = committed?.partitions.find((p) => p.partition === e.partition)?.offset;
+              // A partition that never had a record has nothing committed (-1).
+              return offset === e.high || (offset === '-1' && e.high === e.low);
+            });
           } finally {
             await admin.disconnect();
           }
