@@ -68,7 +68,7 @@ describe('feedback H4: the outbox never jams', () => {
       tenant: 'bank-a',
       transaction_id: 'x'.repeat(1_000_000),
     });
-    await rig.send([{ key: 'huge', value: huge, headers: { 'tenant-id': 'bank-a' } }, good(1)]);
+    await rig.send([{ key: 'k', value: huge, headers: { 'tenant-id': 'bank-a' } }, good(1)]);
     await rig.letters.until(1, 30_000, `the cut dead letter\n${rig.logs()}`);
     await rig.reenriched.until(1, 30_000, `the first good correction\n${rig.logs()}`);
     expect(rig.letters.records[0]?.headers['x-dlq-truncated']).toBe(String(Buffer.byteLength(huge)));
@@ -76,7 +76,7 @@ describe('feedback H4: the outbox never jams', () => {
 
     // 2. A dead letter over the topic's limit (its original headers alone are 150 KB): set aside unsent.
     await rig.send([
-      { key: 'fat', value: 'not json', headers: { 'tenant-id': 'bank-a', 'x-fat': 'h'.repeat(150_000) } },
+      { key: 'k', value: 'not json', headers: { 'tenant-id': 'bank-a', 'x-fat': 'h'.repeat(150_000) } },
       good(2),
     ]);
     await rig.reenriched.until(2, 30_000, `the second good correction\n${rig.logs()}`);
@@ -98,7 +98,7 @@ describe('feedback H4: the outbox never jams', () => {
         }),
       ),
     );
-    await rig.send([{ key: 'wide', value: 'w'.repeat(20_000), headers: { 'tenant-id': 'bank-a' } }, good(3)]);
+    await rig.send([{ key: 'k', value: 'w'.repeat(20_000), headers: { 'tenant-id': 'bank-a' } }, good(3)]);
     await rig.reenriched.until(3, 60_000, `the third good correction\n${rig.logs()}`);
     expect(await setAside()).toEqual([
       { kind: 'dead-letter', failure_code: 'RECORD_TOO_LARGE' },

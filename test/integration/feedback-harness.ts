@@ -55,7 +55,7 @@ export interface FeedbackRig {
   index(tenant: string, txns: readonly Record<string, unknown>[]): Promise<void>;
   /** Sends records to the feedback topic. */
   send(messages: Message[]): Promise<void>;
-  /** A correction as JSON, with the tenant-id header of its tenant. */
+  /** A correction as JSON, with the tenant-id header of its tenant (key `k` unless given). */
   correction(value: Record<string, unknown>, key?: string): Message;
   stop(): Promise<void>;
 }
@@ -148,7 +148,8 @@ export async function startFeedbackRig(
     send: (messages) => produceMessages(kafka, topics.feedback, messages),
     correction(value, key) {
       return {
-        key: key ?? String(value.transaction_id ?? 'k'),
+        // One key by default: one partition, read in the order sent (a good record behind bad ones).
+        key: key ?? 'k',
         value: JSON.stringify({ reported_at: Date.now(), ...value }),
         headers: { 'tenant-id': String(value.tenant) },
       };

@@ -66,7 +66,12 @@ describe('feedback M3: correction ids per tenant', () => {
     );
     expect(audit.rows).toEqual([
       { tenant: 'bank-a', correction_id: 'c-1', status: 'applied' },
-      { tenant: 'bank-a', correction_id: expect.stringMatching(/:3$/), status: 'rejected' },
+      // A re-used id cannot take the first correction's key: the record's topic:partition:offset.
+      {
+        tenant: 'bank-a',
+        correction_id: expect.stringMatching(/^fm3\.feedback-.*:\d+:\d+$/),
+        status: 'rejected',
+      },
       { tenant: 'bank-b', correction_id: 'c-1', status: 'applied' },
     ]);
 

@@ -50,7 +50,7 @@ describe('feedback: NUL bytes and huge values', () => {
         headers: { 'tenant-id': 'bank-a\u0000' },
       },
       rig.correction({ ...good, correction_id: 'huge-id', transaction_id: 'x'.repeat(10_000) }),
-      { key: 'nul-utf8', value: invalidUtf8, headers: { 'tenant-id': 'bank-a' } },
+      { key: 'k', value: invalidUtf8, headers: { 'tenant-id': 'bank-a' } },
       rig.correction({ ...good, correction_id: 'huge-brand-id', brand_id: 2 ** 31 }),
       rig.correction({ ...good, correction_id: 'good' }),
     ]);
