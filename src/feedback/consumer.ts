@@ -52,6 +52,7 @@ export class FeedbackConsumer {
 
   async start(): Promise<void> {
     const { kafka, topic, log } = this.options;
+    this.stopping = false;
     // A retried start leaves no consumer of the failed attempt behind.
     await this.consumer?.disconnect().catch(() => undefined);
     const admin = kafka.admin();

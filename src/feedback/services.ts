@@ -154,6 +154,7 @@ export function createFeedbackServices(
     rebalanceTimeoutMs: config.kafkaRebalanceTimeoutMs,
   });
   let stopping = false;
+  let starting: Promise<void> | null = null;
   const notReadyAfterS = (options.notReadyAfterMs ?? NOT_READY_AFTER_MS) / 1000;
   return {
     consumer,
@@ -161,25 +162,29 @@ export function createFeedbackServices(
     listener,
     apply,
     board,
-    async start() {
-      relay.start();
-      const retry = (loop: string) => ({
-        maxDelayMs: config.retryMaxDelayMs,
-        board,
-        loop,
-        shouldStop: () => stopping,
-        onRetry: (attempt: number, delayMs: number, error: unknown) =>
-          log.warn(
-            { loop, attempt, delayMs, err: (error as Error).message },
-            'starting the feedback pipeline failed: retrying',
-          ),
-      });
-      await withRetry(
-        'starting the brand-change listener',
-        () => listener.start(),
-        retry(BRAND_CHANGES_LOOP),
-      );
-      await withRetry('starting the feedback consumer', () => consumer.start(), retry(FEEDBACK_LOOP));
+    start() {
+      starting ??= (async () => {
+        relay.start();
+        const retry = (loop: string) => ({
+          maxDelayMs: config.retryMaxDelayMs,
+          board,
+          loop,
+          shouldStop: () => stopping,
+          onRetry: (attempt: number, delayMs: number, error: unknown) =>
+            log.warn(
+              { loop, attempt, delayMs, err: (error as Error).message },
+              'starting the feedback pipeline failed: retrying',
+            ),
+        });
+        await withRetry(
+          'starting the brand-change listener',
+          () => listener.start(),
+          retry(BRAND_CHANGES_LOOP),
+        );
+        if (stopping) return;
+        await withRetry('starting the feedback consumer', () => consumer.start(), retry(FEEDBACK_LOOP));
+      })();
+      return starting;
     },
     readiness() {
       const failing = board
@@ -190,6 +195,9 @@ export function createFeedbackServices(
     },
     async stop() {
       stopping = true;
+      // A stop during the start: let the start finish (its retries give up now), then stop what it
+      // started — else a listener or consumer started after this stop keeps the process alive.
+      await starting?.catch(() => undefined);
       await Promise.allSettled([consumer.stop(), listener.stop()]);
       await relay.stop();
     },

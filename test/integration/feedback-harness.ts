@@ -170,31 +170,37 @@ export function at(shop: string, id: string, customer: string, extra: Record<str
 
 /** Waits until the feedback consumer has committed the end of the feedback topic. */
 export async function feedbackConsumed(rig: FeedbackRig, timeoutMs = 60_000): Promise<void> {
-  await waitFor(
-    () =>
-      bounded(
-        'reading the feedback offsets',
-        (async () => {
-          const admin = rig.kafka.admin();
-          await admin.connect();
-          try {
-            const ends = await admin.fetchTopicOffsets(rig.topics.feedback);
-            const [committed] = await admin.fetchOffsets({
-              groupId: `${rig.group}-feedback`,
-              topics: [rig.topics.feedback],
-            });
-            return ends.every((e) => {
-              const offset = committed?.partitions.find((p) => p.partition === e.partition)?.offset;
-              // A partition that never had a record has nothing committed (-1).
-              return offset === e.high || (offset === '-1' && e.high === e.low);
-            });
-          } finally {
-            await admin.disconnect();
-          }
-        })(),
-      ),
-    { timeoutMs, description: 'the feedback topic consumed to its end' },
-  );
+  let seen = '';
+  try {
+    await waitFor(
+      () =>
+        bounded(
+          'reading the feedback offsets',
+          (async () => {
+            const admin = rig.kafka.admin();
+            await admin.connect();
+            try {
+              const ends = await admin.fetchTopicOffsets(rig.topics.feedback);
+              const [committed] = await admin.fetchOffsets({
+                groupId: `${rig.group}-feedback`,
+                topics: [rig.topics.feedback],
+              });
+              seen = JSON.stringify({ ends, committed: committed?.partitions });
+              return ends.every((e) => {
+                const offset = committed?.partitions.find((p) => p.partition === e.partition)?.offset;
+                // A partition that never had a record has nothing committed (-1, or -2 after a reset).
+                return offset === e.high || (Number(offset) < 0 && e.high === e.low);
+              });
+            } finally {
+              await admin.disconnect();
+            }
+          })(),
+        ),
+      { timeoutMs, description: 'the feedback topic consumed to its end' },
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; offsets ${seen}\n${rig.logs()}`);
+  }
 }
 
 /** The dead-letter codes seen so far, in order. */
