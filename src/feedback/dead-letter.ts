@@ -2,16 +2,16 @@
  * The dead letter of a rejected feedback record: its original key, value and headers, plus the
  * reason (the pipeline's `x-dlq-*` headers) — published through the outbox, so exactly once.
  *
- * A value or key over DEAD_LETTER_MAX_BYTES is cut to that size, with `x-dlq-truncated` giving the
- * original size: a record close to the broker's limit plus our headers would otherwise exceed the
+ * A value or key over DEAD_LETTER_MAX_BYTES is cut to that size, with the worker's truncation headers
+ * (`x-dlq-value-truncated`, `x-dlq-key-truncated`: the original size): a record close to the broker's limit plus our headers would otherwise exceed the
  * dead-letter topic's limit, and no dead letter of it could ever be published. No valid correction
  * comes anywhere near the cut (its fields are limited to a few hundred bytes).
  */
 import type { IHeaders } from 'kafkajs';
 import { kindOf, type DeadLetterCode, type ErrorCode } from '../errors/catalog.js';
-import { HEADER } from '../pipeline/headers.js';
+import { TRUNCATION_HEADER } from '../kafka/dead-letter.js';
+import { HEADER } from '../kafka/headers.js';
 import type { OutboxMessage } from '../store/outbox.js';
-import { FEEDBACK_HEADER } from './headers.js';
 import type { FeedbackSource } from './outcome.js';
 
 /** Why a record was dead-lettered: a data error, or PROCESSING_FAILED for a bug met on the way. */
@@ -47,8 +47,8 @@ export function feedbackDeadLetter(
     [HEADER.sourcePartition]: String(source.partition),
     [HEADER.sourceOffset]: source.offset,
   };
-  const original = Math.max(key.original, value.original);
-  if (original > DEAD_LETTER_MAX_BYTES) headers[FEEDBACK_HEADER.truncated] = String(original);
+  if (key.original > DEAD_LETTER_MAX_BYTES) headers[TRUNCATION_HEADER.key] = String(key.original);
+  if (value.original > DEAD_LETTER_MAX_BYTES) headers[TRUNCATION_HEADER.value] = String(value.original);
   return { kind: 'dead-letter', key: key.bytes, value: value.bytes, correctionId, headers };
 }
 

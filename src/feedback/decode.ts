@@ -5,7 +5,7 @@
  * throws (InfrastructureError: retried by the caller).
  */
 import { dataError, type DataError } from '../errors/catalog.js';
-import { AVRO_MAGIC_BYTE } from '../pipeline/schema-registry.js';
+import { AVRO_MAGIC_BYTE } from '../schema-registry/codec.js';
 
 export type Decoded =
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: DataError };

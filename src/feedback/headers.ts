@@ -9,10 +9,4 @@ export const FEEDBACK_HEADER = {
   correctionId: 'x-correction-id',
   previousRevision: 'x-previous-revision',
   changeType: 'x-change-type',
-  /**
-   * On a dead letter whose original value (or key) was cut to DEAD_LETTER_MAX_BYTES: the original
-   * size in bytes. Without the cut, a record near the broker's limit plus our headers would exceed
-   * the dead-letter topic's limit, and the relay could never publish it.
-   */
-  truncated: 'x-dlq-truncated',
 } as const;

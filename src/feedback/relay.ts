@@ -25,24 +25,21 @@
  * progress number says they went out) therefore neither loses nor doubles a record. Every record
  * carries header `x-outbox-id`, so consumers can check.
  */
-import kafkajs, { Partitioners, type Admin, type Kafka, type Message, type Producer } from 'kafkajs';
+import type { Admin, Kafka, Message, Producer } from 'kafkajs';
+import { Partitioners } from '../kafka/kafkajs.js';
+import { fitsAlone, recordBytes } from '../kafka/record-size.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, maxMessageBytes } from '../kafka/topics.js';
 import { Counter, type Registry } from 'prom-client';
 import { classifyError, type Classified } from '../errors/classify.js';
 import { backoffDelay, type RetryBoard } from '../errors/retry.js';
 import type { Logger } from '../observability/logger.js';
-import type { RegistryCodec } from '../pipeline/schema-registry.js';
+import type { RegistryCodec } from '../schema-registry/codec.js';
 import type { Database, HeldLock } from '../store/db.js';
 import { markFailed, markSent, pendingOutbox, type OutboxRow } from '../store/outbox.js';
 import { crashPoint } from './faults.js';
 import { FEEDBACK_HEADER } from './headers.js';
 import { brandChangesTopicConfig, ensureTopics } from './kafka.js';
-import {
-  DEFAULT_MAX_MESSAGE_BYTES,
-  fitsAlone,
-  recordBytes,
-  takeWhileFits,
-  toHeaders,
-} from './relay-batch.js';
+import { takeWhileFits, toHeaders } from './relay-batch.js';
 
 export interface RelayTopics {
   readonly reenriched: string;
@@ -242,7 +239,7 @@ export class OutboxRelay {
       ],
       log,
     );
-    this.limits = await this.readLimits(this.admin);
+    this.limits = await maxMessageBytes(this.admin, Object.values(topics));
     this.schemaId = await codec.register(topics.reenriched, 'enriched-transaction');
     const producer = kafka.producer({
       transactionalId: this.transactionalId,
@@ -270,28 +267,6 @@ export class OutboxRelay {
       this.active = true;
       log.info({ transactionalId: this.transactionalId, lastPublished: published }, 'outbox relay active');
     }
-  }
-
-  /** Each target topic's `max.message.bytes` (the broker's default when it cannot be read). */
-  private async readLimits(admin: Admin): Promise<Map<string, number>> {
-    const names = Object.values(this.options.topics);
-    const limits = new Map(names.map((name) => [name, DEFAULT_MAX_MESSAGE_BYTES]));
-    const described = await admin.describeConfigs({
-      includeSynonyms: false,
-      resources: names.map((name) => ({
-        // Through the default export: Node's CommonJS export detection stops before this name.
-        type: kafkajs.ConfigResourceTypes.TOPIC,
-        name,
-        configNames: ['max.message.bytes'],
-      })),
-    });
-    for (const resource of described.resources) {
-      const value = Number(
-        resource.configEntries.find((e) => e.configName === 'max.message.bytes')?.configValue,
-      );
-      if (Number.isInteger(value) && value > 0) limits.set(resource.resourceName, value);
-    }
-    return limits;
   }
 
   /** The highest outbox id committed to Kafka (null when nothing was ever published). */
@@ -336,7 +311,7 @@ export class OutboxRelay {
       headers: { ...toHeaders(row.headers), [FEEDBACK_HEADER.outboxId]: row.id },
     };
     const bytes = recordBytes(message);
-    if (!fitsAlone(bytes, this.limitOf(topic))) {
+    if (!fitsAlone(message, this.limitOf(topic))) {
       return {
         row,
         failure: {

@@ -7,7 +7,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import { RetryBoard, withRetry } from '../errors/retry.js';
 import type { Logger } from '../observability/logger.js';
-import { RegistryCodec } from '../pipeline/schema-registry.js';
+import { RegistryCodec } from '../schema-registry/codec.js';
 import { sqlChangeStore } from '../store/change-store.js';
 import type { Database } from '../store/db.js';
 import { outboxCounts } from '../store/outbox.js';
@@ -38,6 +38,7 @@ export type FeedbackConfig = Pick<
   | 'retryMaxDelayMs'
   | 'kafkaSessionTimeoutMs'
   | 'kafkaRebalanceTimeoutMs'
+  | 'kafkaRequestTimeoutMs'
 >;
 
 /** The loops the feedback services report on the board. */

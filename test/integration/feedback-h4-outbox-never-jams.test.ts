@@ -1,5 +1,5 @@
 // Guarantee: the outbox can never jam (H4). A ~1 MB feedback record is dead-lettered with its value cut
-// to 64 KiB (x-dlq-truncated gives the original size) and published; a dead letter larger than the
+// to 64 KiB (x-dlq-value-truncated gives the original size) and published; a dead letter larger than the
 // dead-letter topic accepts is set aside in the outbox before it is sent (RECORD_TOO_LARGE), and one
 // the broker refuses is set aside too (RECORD_REJECTED, after the topic's limit was lowered under the
 // relay); each is counted in txenrich_outbox_dead_lettered_total, and after each the relay publishes
@@ -71,7 +71,7 @@ describe('feedback H4: the outbox never jams', () => {
     await rig.send([{ key: 'k', value: huge, headers: { 'tenant-id': 'bank-a' } }, good(1)]);
     await rig.letters.until(1, 30_000, `the cut dead letter\n${rig.logs()}`);
     await rig.reenriched.until(1, 30_000, `the first good correction\n${rig.logs()}`);
-    expect(rig.letters.records[0]?.headers['x-dlq-truncated']).toBe(String(Buffer.byteLength(huge)));
+    expect(rig.letters.records[0]?.headers['x-dlq-value-truncated']).toBe(String(Buffer.byteLength(huge)));
     expect(rig.letters.records[0]?.raw?.length).toBe(64 * 1024);
 
     // 2. A dead letter over the topic's limit (its original headers alone are 150 KB): set aside unsent.

@@ -8,7 +8,7 @@ import { normalizeText } from '../../engine/normalize.js';
 import { toV3Record } from '../../engine/records.js';
 import type { Snapshot } from '../../engine/snapshot.js';
 import type { EngineTransaction, Enrichment, HistoryEntry } from '../../engine/types.js';
-import { HEADER, enrichHeader } from '../../pipeline/headers.js';
+import { HEADER, enrichHeader } from '../../kafka/headers.js';
 import type { ChangeTx } from '../../store/change-store.js';
 import type { IndexRow, IndexUpdate } from '../../store/index-store.js';
 import type { OutboxMessage } from '../../store/outbox.js';

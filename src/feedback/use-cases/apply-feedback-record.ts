@@ -8,7 +8,7 @@
  * correction id could be trusted by its topic, partition and offset.
  */
 import { dataError } from '../../errors/catalog.js';
-import { HEADER } from '../../pipeline/headers.js';
+import { HEADER } from '../../kafka/headers.js';
 import { isTenantId, TENANT_ID_RULE } from '../../store/tenant-id.js';
 import { validateCorrection, type Correction } from '../correction.js';
 import type { DeadLetterReason } from '../dead-letter.js';

@@ -31,7 +31,7 @@ describe('feedbackDeadLetter', () => {
   it('cuts a 1 MB value to the limit and says how large it was (H4)', () => {
     const letter = feedbackDeadLetter(source(1, { value: Buffer.alloc(1_000_000, 0x61) }), reason, 'c-1');
     expect((letter.value as Buffer).length).toBe(DEAD_LETTER_MAX_BYTES);
-    expect(letter.headers['x-dlq-truncated']).toBe('1000000');
+    expect(letter.headers['x-dlq-value-truncated']).toBe('1000000');
   });
 
   it('bounds the reason, which may quote the input', () => {

@@ -1,28 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_MAX_MESSAGE_BYTES,
-  fitsAlone,
-  recordBytes,
-  takeWhileFits,
-  toHeaders,
-} from '../../../src/feedback/relay-batch.js';
+import { takeWhileFits, toHeaders } from '../../../src/feedback/relay-batch.js';
 
 describe('relay batches', () => {
-  it('counts a record high: key, value, headers and their lengths', () => {
-    const bytes = recordBytes({ key: 'ab', value: Buffer.alloc(100), headers: { 'x-outbox-id': '12' } });
-    expect(bytes).toBeGreaterThanOrEqual(2 + 100 + 'x-outbox-id'.length + 2);
-    expect(bytes).toBeLessThan(2 + 100 + 13 + 60);
-  });
-
-  it('refuses alone a record the topic can never take, as the broker would (H4)', () => {
-    expect(
-      fitsAlone(recordBytes({ key: null, value: Buffer.alloc(1_048_576) }), DEFAULT_MAX_MESSAGE_BYTES),
-    ).toBe(false);
-    expect(
-      fitsAlone(recordBytes({ key: null, value: Buffer.alloc(1_000_000) }), DEFAULT_MAX_MESSAGE_BYTES),
-    ).toBe(true);
-  });
-
   it('keeps each topic of a transaction under its limit, and always takes at least one record', () => {
     const limit = () => 1_000;
     const items = [
