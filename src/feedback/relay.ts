@@ -27,19 +27,18 @@
  */
 import type { Admin, Kafka, Message, Producer } from 'kafkajs';
 import { Partitioners } from '../kafka/kafkajs.js';
-import { fitsAlone, recordBytes } from '../kafka/record-size.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, maxMessageBytes } from '../kafka/topics.js';
-import { Counter, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { classifyError, type Classified } from '../errors/classify.js';
 import { backoffDelay, type RetryBoard } from '../errors/retry.js';
 import type { Logger } from '../observability/logger.js';
 import type { RegistryCodec } from '../schema-registry/codec.js';
 import type { Database, HeldLock } from '../store/db.js';
-import { markFailed, markSent, pendingOutbox, type OutboxRow } from '../store/outbox.js';
+import { markSent, pendingOutbox, type OutboxRow } from '../store/outbox.js';
 import { crashPoint } from './faults.js';
-import { FEEDBACK_HEADER } from './headers.js';
 import { brandChangesTopicConfig, ensureTopics } from './kafka.js';
-import { takeWhileFits, toHeaders } from './relay-batch.js';
+import { prepareRow, takeWhileFits, type Prepared } from './relay-batch.js';
+import { RowsSetAside } from './relay-set-aside.js';
 
 export interface RelayTopics {
   readonly reenriched: string;
@@ -76,11 +75,6 @@ export function relayTransactionalId(group: string): string {
   return `${group}-outbox-relay`;
 }
 
-/** A row ready to send, or why it cannot be. */
-type Prepared =
-  | { readonly row: OutboxRow; readonly topic: string; readonly message: Message; readonly bytes: number }
-  | { readonly row: OutboxRow; readonly failure: Classified };
-
 export class OutboxRelay {
   private producer: Producer | null = null;
   private admin: Admin | null = null;
@@ -94,21 +88,14 @@ export class OutboxRelay {
   private active = false;
   /** After the broker refused a transaction of several rows: send one per transaction up to this id. */
   private isolateThrough: bigint | null = null;
-  private readonly deadLettered: Counter<'kind' | 'code'> | null;
+  private readonly aside: RowsSetAside;
   /** Records published since start (for tests and metrics). */
   published = 0;
   /** Rows set aside since start. */
   failed = 0;
 
   constructor(private readonly options: RelayOptions) {
-    this.deadLettered = options.registry
-      ? new Counter({
-          name: 'txenrich_outbox_dead_lettered_total',
-          help: 'Outbox rows set aside because Kafka would not take them (too large, refused, not encodable), by kind and code.',
-          labelNames: ['kind', 'code'],
-          registers: [options.registry],
-        })
-      : null;
+    this.aside = new RowsSetAside(options.db, options.log, options.registry);
   }
 
   get transactionalId(): string {
@@ -293,35 +280,12 @@ export class OutboxRelay {
     return this.limits.get(topic) ?? DEFAULT_MAX_MESSAGE_BYTES;
   }
 
-  /** Encodes a row and checks it fits its topic; a bug or an oversized row is a failure of that row. */
-  private async prepare(row: OutboxRow): Promise<Prepared> {
-    const topic = this.topicOf(row);
-    let value: Buffer | null;
-    try {
-      value =
-        row.kind === 'reenriched' ? await this.options.codec.encode(this.schemaId, row.record) : row.value;
-    } catch (error) {
-      const failure = classifyError(error);
-      if (failure.kind === 'infrastructure') throw error;
-      return { row, failure };
-    }
-    const message: Message = {
-      key: row.key,
-      value,
-      headers: { ...toHeaders(row.headers), [FEEDBACK_HEADER.outboxId]: row.id },
-    };
-    const bytes = recordBytes(message);
-    if (!fitsAlone(message, this.limitOf(topic))) {
-      return {
-        row,
-        failure: {
-          code: 'RECORD_TOO_LARGE',
-          kind: 'data',
-          message: `the record has about ${bytes} bytes; ${topic} accepts at most ${this.limitOf(topic)} (max.message.bytes)`,
-        },
-      };
-    }
-    return { row, topic, message, bytes };
+  private prepare(row: OutboxRow): Promise<Prepared> {
+    return prepareRow(row, {
+      topic: this.topicOf(row),
+      limitOf: (topic) => this.limitOf(topic),
+      encode: (record) => this.options.codec.encode(this.schemaId, record),
+    });
   }
 
   /** Publishes up to one batch of pending rows in one Kafka transaction; returns how many rows it handled. */
@@ -407,18 +371,7 @@ export class OutboxRelay {
 
   /** The dead-letter state of a row: kept in the outbox with its reason, never sent, never retried. */
   private async setAside(row: OutboxRow, failure: Classified): Promise<void> {
-    const code = failure.kind === 'bug' ? 'PROCESSING_FAILED' : failure.code;
-    if (await markFailed(this.options.db, row.id, code, failure.message)) {
-      this.failed++;
-      this.deadLettered?.inc({ kind: row.kind, code });
-      // The reason stays in the outbox row (it may quote the record); the log names the row only.
-      const log = failure.kind === 'bug' ? this.options.log.error : this.options.log.warn;
-      log.call(
-        this.options.log,
-        { outboxId: row.id, kind: row.kind, code, correctionId: row.correctionId },
-        'outbox row Kafka will not take: set aside (failed_at), the relay moves on',
-      );
-    }
+    if (await this.aside.row(row, failure)) this.failed++;
     if (this.isolateThrough !== null && BigInt(row.id) >= this.isolateThrough) this.isolateThrough = null;
   }
 
