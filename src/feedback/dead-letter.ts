@@ -8,23 +8,10 @@
  * comes anywhere near the cut (its fields are limited to a few hundred bytes).
  */
 import type { IHeaders } from 'kafkajs';
-import { kindOf, type DeadLetterCode, type ErrorCode } from '../errors/catalog.js';
 import { TRUNCATION_HEADER } from '../kafka/dead-letter.js';
 import { HEADER } from '../kafka/headers.js';
 import type { OutboxMessage } from '../store/outbox.js';
-import type { FeedbackSource } from './outcome.js';
-
-/** Why a record was dead-lettered: a data error, or PROCESSING_FAILED for a bug met on the way. */
-export interface DeadLetterReason {
-  readonly code: DeadLetterCode;
-  /** Dotted field path, or '' when the record as a whole is at fault. */
-  readonly field: string;
-  readonly message: string;
-}
-
-export function isDeadLetterCode(code: ErrorCode): code is DeadLetterCode {
-  return kindOf(code) === 'data' || code === 'PROCESSING_FAILED';
-}
+import type { DeadLetterReason, FeedbackSource } from './outcome.js';
 
 export const DEAD_LETTER_MAX_BYTES = 64 * 1024;
 const MESSAGE_MAX_CHARS = 1_000;

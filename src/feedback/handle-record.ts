@@ -16,8 +16,13 @@ import { classifyError } from '../errors/classify.js';
 import { withRetry, type RetryBoard } from '../errors/retry.js';
 import type { Logger } from '../observability/logger.js';
 import { decodeCorrection, type AvroDecoder } from './decode.js';
-import { isDeadLetterCode, type DeadLetterReason } from './dead-letter.js';
-import type { ApplyContext, ApplyOutcome, FeedbackSource } from './outcome.js';
+import {
+  isDeadLetterCode,
+  type ApplyContext,
+  type ApplyOutcome,
+  type DeadLetterReason,
+  type FeedbackSource,
+} from './outcome.js';
 import { offsetKey, type RejectedIdentity } from './steps/record.js';
 import { applyCorrection } from './use-cases/apply-correction.js';
 import { checkRecord, rejectRecord, type RecordCheck } from './use-cases/apply-feedback-record.js';

@@ -5,10 +5,22 @@
  * dependency or a bug throws.
  */
 import type { IHeaders } from 'kafkajs';
-import type { DeadLetterReason } from './dead-letter.js';
+import { kindOf, type DeadLetterCode, type ErrorCode } from '../errors/catalog.js';
 import type { Logger } from '../observability/logger.js';
 import type { ChangeStore } from '../store/change-store.js';
 import type { TrustDecision } from './steps/trust.js';
+
+/** Why a record was dead-lettered: a data error, or PROCESSING_FAILED for a bug met on the way. */
+export interface DeadLetterReason {
+  readonly code: DeadLetterCode;
+  /** Dotted field path, or '' when the record as a whole is at fault. */
+  readonly field: string;
+  readonly message: string;
+}
+
+export function isDeadLetterCode(code: ErrorCode): code is DeadLetterCode {
+  return kindOf(code) === 'data' || code === 'PROCESSING_FAILED';
+}
 
 export interface ApplyContext {
   readonly store: ChangeStore;

@@ -7,8 +7,8 @@ import type { ChangeTx } from '../../store/change-store.js';
 import type { AuditRow } from '../../store/corrections.js';
 import type { OutboxMessage } from '../../store/outbox.js';
 import { contentDigest, reporterDigest, type Correction } from '../correction.js';
-import { feedbackDeadLetter, type DeadLetterReason } from '../dead-letter.js';
-import { sourceText, type FeedbackSource, type Origin } from '../outcome.js';
+import { feedbackDeadLetter } from '../dead-letter.js';
+import { sourceText, type DeadLetterReason, type FeedbackSource, type Origin } from '../outcome.js';
 import type { Located } from './locate.js';
 import type { Trusted } from './trust.js';
 

@@ -13,10 +13,15 @@ import { dataError } from '../../errors/catalog.js';
 import type { Logger } from '../../observability/logger.js';
 import type { ChangeTx } from '../../store/change-store.js';
 import { contentDigest, type Correction } from '../correction.js';
-import type { DeadLetterReason } from '../dead-letter.js';
 import { brandEvent, mappingEvent } from '../events.js';
 import { crashPoint } from '../faults.js';
-import { Rejection, type ApplyContext, type ApplyOutcome, type Origin } from '../outcome.js';
+import {
+  Rejection,
+  type ApplyContext,
+  type ApplyOutcome,
+  type DeadLetterReason,
+  type Origin,
+} from '../outcome.js';
 import { change } from '../steps/change.js';
 import { check } from '../steps/check.js';
 import { locate } from '../steps/locate.js';

@@ -11,9 +11,8 @@ import { dataError } from '../../errors/catalog.js';
 import { HEADER } from '../../kafka/headers.js';
 import { isTenantId, TENANT_ID_RULE } from '../../store/tenant-id.js';
 import { validateCorrection, type Correction } from '../correction.js';
-import type { DeadLetterReason } from '../dead-letter.js';
 import type { Decoded } from '../decode.js';
-import type { ApplyContext, ApplyOutcome, FeedbackSource } from '../outcome.js';
+import type { ApplyContext, ApplyOutcome, DeadLetterReason, FeedbackSource } from '../outcome.js';
 import { offsetKey, recordRejection, type RejectedIdentity } from '../steps/record.js';
 import { afterCommit, applyCorrection, logOutcome } from './apply-correction.js';
 

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEAD_LETTER_MAX_BYTES,
-  feedbackDeadLetter,
-  isDeadLetterCode,
-} from '../../../src/feedback/dead-letter.js';
+import { DEAD_LETTER_MAX_BYTES, feedbackDeadLetter } from '../../../src/feedback/dead-letter.js';
+import { isDeadLetterCode } from '../../../src/feedback/outcome.js';
 import { source } from '../../fakes/feedback-fixtures.js';
 
 const reason = { code: 'NOT_JSON' as const, field: '', message: 'invalid JSON' };
