@@ -421,6 +421,14 @@ export const SETTINGS = {
       'Agreeing reports from distinct customers needed before a global correction proposal changes the global mapping.',
     schema: integer(1, 1_000),
   }),
+  globalCorrectionMinTenants: setting({
+    env: 'GLOBAL_CORRECTION_MIN_TENANTS',
+    default: '2',
+    rule: 'integer 2-1000',
+    description:
+      'Distinct tenants the agreeing customers of a global correction must come from: one tenant alone never changes a global mapping.',
+    schema: integer(2, 1_000),
+  }),
   outboxPollMs: setting({
     env: 'OUTBOX_POLL_MS',
     default: '500',

@@ -4,10 +4,11 @@
  * brand-change event; `update` re-enriches the transactions indexed with the brand).
  */
 import { parseArgs } from 'node:util';
-import { ChangeRejected, applyBrandAdd, applyBrandEdit, type ApplyOutcome } from '../feedback/apply.js';
 import { openOperatorSession, operatorApplyContext } from '../feedback/operator.js';
+import { describeRejection, type ApplyOutcome } from '../feedback/outcome.js';
 import { publishFromCli } from '../feedback/services.js';
-import { searchBrands, showBrand, type BrandEdit } from '../store/catalog.js';
+import { applyBrandAdd, applyBrandEdit, promoteBrand } from '../feedback/use-cases/operator-brands.js';
+import { searchBrands, showBrand, type BrandEdit } from '../store/brands.js';
 
 const HELP = `usage: tx-enrich brands <command> [options]
 
@@ -22,6 +23,8 @@ const HELP = `usage: tx-enrich brands <command> [options]
       [--sub-category <id>] [--alias <text>]...
                                        edit a brand; every transaction indexed with it (all tenants)
                                        is re-enriched and every worker refreshes its snapshot
+  promote <id>                         make a brand created from a tenant's correction every
+                                       tenant's (until then only that tenant sees it)
 
 Options: --json  print JSON.
 Changes are published (brand-change event, re-enriched records) by the running worker's outbox
@@ -74,7 +77,8 @@ export async function runBrandsCommand(argv: string[]): Promise<number> {
               .map(
                 (b) =>
                   `${String(b.id).padStart(9)}  ${b.kind === 'product_line' ? `  ↳ ${b.name}` : b.name}` +
-                  `${b.name_ar ? ` / ${b.name_ar}` : ''}  [${b.sub_category_id}]${b.origin === 'catalog' ? '' : ` (${b.origin})`}`,
+                  `${b.name_ar ? ` / ${b.name_ar}` : ''}  [${b.sub_category_id}]${b.origin === 'catalog' ? '' : ` (${b.origin})`}` +
+                  `${b.owner_tenant ? ` tenant ${b.owner_tenant} only` : ''}`,
               )
               .join('\n'),
       );
@@ -103,6 +107,24 @@ export async function runBrandsCommand(argv: string[]): Promise<number> {
           )
           .join('\n'),
       );
+      return 0;
+    } finally {
+      await session.close();
+    }
+  }
+
+  if (sub === 'promote') {
+    const id = Number(arg);
+    if (!Number.isInteger(id) || id <= 0) return usageError('needs a brand id');
+    const session = await openOperatorSession();
+    try {
+      const outcome = await promoteBrand(await operatorApplyContext(session), id);
+      if (outcome.status === 'rejected') {
+        process.stderr.write(`tx-enrich brands promote: ${describeRejection(outcome.error)}\n`);
+        return 1;
+      }
+      const published = await publishFromCli(session.config, session.log, session.db);
+      out({ outcome, published }, `${formatOutcome(outcome)}\n${formatPublished(published)}`);
       return 0;
     } finally {
       await session.close();
@@ -144,15 +166,13 @@ export async function runBrandsCommand(argv: string[]): Promise<number> {
               subscription: values.subscription ?? false,
             })
           : await applyBrandEdit(ctx, id, edit, values.alias ?? []);
+      if (outcome.status === 'rejected') {
+        process.stderr.write(`tx-enrich brands ${sub}: ${describeRejection(outcome.error)}\n`);
+        return 1;
+      }
       const published = await publishFromCli(session.config, session.log, session.db);
       out({ outcome, published }, `${formatOutcome(outcome)}\n${formatPublished(published)}`);
       return 0;
-    } catch (error) {
-      if (error instanceof ChangeRejected) {
-        process.stderr.write(`tx-enrich brands ${sub}: ${error.message}\n`);
-        return 1;
-      }
-      throw error;
     } finally {
       await session.close();
     }
@@ -168,7 +188,10 @@ export function formatOutcome(outcome: ApplyOutcome): string {
         `${outcome.reenriched} transactions re-enriched, ${outcome.events} brand-change events`
       );
     case 'proposed':
-      return `proposed ${outcome.correctionId}: ${outcome.agreeing} of ${outcome.needed} agreeing reports`;
+      return (
+        `proposed ${outcome.correctionId}: ${outcome.agreeing} of ${outcome.needed} agreeing customers, ` +
+        `${outcome.tenants} of ${outcome.neededTenants} tenants`
+      );
     case 'rejected':
       return `rejected ${outcome.correctionId}: ${outcome.error.code}: ${outcome.error.message}`;
     default:

@@ -6,10 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ChangeRejected, applyCorrection, type ApplyOutcome } from '../feedback/apply.js';
 import { validateCorrection } from '../feedback/correction.js';
 import { openOperatorSession, operatorApplyContext } from '../feedback/operator.js';
+import { describeRejection, type ApplyOutcome } from '../feedback/outcome.js';
 import { publishFromCli } from '../feedback/services.js';
+import { applyCorrection } from '../feedback/use-cases/apply-correction.js';
+import { listCorrections } from '../store/corrections.js';
 import { formatOutcome, formatPublished } from './brands-command.js';
 
 const HELP = `usage: tx-enrich corrections <command> [options]
@@ -52,14 +54,11 @@ export async function runCorrectionsCommand(argv: string[]): Promise<number> {
     }
     const session = await openOperatorSession();
     try {
-      const { rows } = await session.db.query<Record<string, unknown>>(
-        `SELECT correction_id, tenant, transaction_id, actor, scope, status, reason, brand_id, sub_category_id,
-                merchant_key, reenriched, source, received_at, applied_at
-         FROM corrections
-         WHERE ($1::text IS NULL OR tenant = $1) AND ($2::text IS NULL OR status = $2)
-         ORDER BY received_at DESC, correction_id LIMIT $3`,
-        [values.tenant ?? null, values.status ?? null, values.limit ? Number(values.limit) : 50],
-      );
+      const rows = await listCorrections(session.db, {
+        tenant: values.tenant,
+        status: values.status as 'applied' | 'proposed' | 'rejected' | undefined,
+        limit: values.limit ? Number(values.limit) : 50,
+      });
       if (values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       else if (rows.length === 0) process.stdout.write('no corrections\n');
       else {
@@ -115,13 +114,13 @@ export async function runCorrectionsCommand(argv: string[]): Promise<number> {
       const outcomes: ApplyOutcome[] = [];
       let failed = 0;
       for (const c of corrections) {
-        try {
-          outcomes.push(await applyCorrection(ctx, c, { actor: 'operator', source: 'cli' }));
-        } catch (error) {
-          if (!(error instanceof ChangeRejected)) throw error;
+        const outcome = await applyCorrection(ctx, c, { actor: 'operator', source: 'cli' });
+        if (outcome.status === 'rejected') {
           failed++;
-          process.stderr.write(`tx-enrich corrections apply: ${c.correction_id}: ${error.message}\n`);
-        }
+          process.stderr.write(
+            `tx-enrich corrections apply: ${c.correction_id}: ${describeRejection(outcome.error)}\n`,
+          );
+        } else outcomes.push(outcome);
       }
       const published = await publishFromCli(session.config, session.log, session.db);
       if (values.json) process.stdout.write(`${JSON.stringify({ outcomes, published }, null, 2)}\n`);

@@ -4,9 +4,9 @@
 import { parseArgs } from 'node:util';
 import { loadReferenceData } from '../data/load.js';
 import { openOperatorSession } from '../feedback/operator.js';
-import { outboxCounts } from '../feedback/outbox.js';
 import { seedCatalog } from '../store/catalog.js';
 import { purgeIndex } from '../store/index-store.js';
+import { outboxCounts } from '../store/outbox.js';
 import { migrate, migrationStatus } from '../store/migrations.js';
 
 const HELP = `usage: tx-enrich store <command> [options]
@@ -107,7 +107,11 @@ export async function runStoreCommand(argv: string[]): Promise<number> {
         `store                 ${db.description}`,
         `migrations            ${migrations.map((m) => `${m.version}${m.applied ? '' : ' (pending)'}`).join(', ')}`,
         ...Object.entries(counts.rows[0] ?? {}).map(([k, v]) => `${k.padEnd(21)} ${v}`),
-        ...(outbox ? [`outbox                ${outbox.pending} unpublished, ${outbox.sent} published`] : []),
+        ...(outbox
+          ? [
+              `outbox                ${outbox.pending} unpublished, ${outbox.sent} published, ${outbox.failed} set aside (Kafka would not take them)`,
+            ]
+          : []),
       ].join('\n'),
     );
     return 0;

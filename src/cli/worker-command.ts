@@ -5,7 +5,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config.js';
 import { loadReferenceData } from '../data/load.js';
-import { startFeedbackServices, type FeedbackServices } from '../feedback/services.js';
+import { RetryBoard } from '../errors/retry.js';
+import { createFeedbackServices, type FeedbackServices } from '../feedback/services.js';
 import { startHealthServer } from '../observability/health-server.js';
 import { createLogger } from '../observability/logger.js';
 import type { BrandStorePort } from '../pipeline/steps.js';
@@ -84,10 +85,15 @@ export async function runWorkerCommand(argv: string[]): Promise<number> {
     return 0;
   }
 
-  const worker = new Worker(config, log, brandStorePort(db, snapshots));
-  const health = await startHealthServer(config.httpPort, worker.metrics.registry, () => worker.readiness());
-  log.info({ port: health.port }, 'metrics and health endpoints listening');
+  const board = new RetryBoard();
+  const worker = new Worker(config, log, brandStorePort(db, snapshots), { board });
   let feedback: FeedbackServices | null = null;
+  const health = await startHealthServer(
+    config.httpPort,
+    worker.metrics.registry,
+    () => worker.readiness() ?? feedback?.readiness() ?? null,
+  );
+  log.info({ port: health.port }, 'metrics and health endpoints listening');
 
   return new Promise<number>((resolve) => {
     let exiting = false;
@@ -113,9 +119,13 @@ export async function runWorkerCommand(argv: string[]): Promise<number> {
     worker
       .start(fatal)
       .then(async () => {
-        const started = await startFeedbackServices(config, log, db, snapshots);
-        if (exiting) await started.stop();
-        else feedback = started;
+        if (exiting) return;
+        // Known to finish() before it starts: a stop during the start ends it instead of waiting.
+        feedback = createFeedbackServices(config, log, db, snapshots, {
+          board,
+          registry: worker.metrics.registry,
+        });
+        await feedback.start();
       })
       .catch(fatal);
   });

@@ -54,6 +54,19 @@ export const ERROR_CATALOG = {
     kind: 'data',
     summary: 'a feedback correction names a transaction the index of enriched transactions lacks',
   },
+  TENANT_MISMATCH: {
+    kind: 'data',
+    summary: 'a feedback correction names a tenant other than its record’s tenant-id header',
+  },
+  NOT_TRANSACTION_OWNER: {
+    kind: 'data',
+    summary: 'a feedback correction’s customer is not the customer of the transaction it corrects',
+  },
+  CORRECTION_ID_REUSED: {
+    kind: 'data',
+    summary:
+      'a correction_id the tenant already used, with different content (a new correction needs a new id)',
+  },
   // Infrastructure errors: retried, never dead-lettered.
   KAFKA_UNAVAILABLE: { kind: 'infrastructure', summary: 'the Kafka cluster did not answer' },
   REGISTRY_UNAVAILABLE: { kind: 'infrastructure', summary: 'the schema registry did not answer' },

@@ -1,29 +1,32 @@
 /**
  * The feedback consumer: reads corrections from FEEDBACK_TOPIC (consumer group
- * `<CONSUMER_GROUP>-feedback`) and applies each one (apply.ts).
+ * `<CONSUMER_GROUP>-feedback`) and handles each one (handle-record.ts: apply, or dead-letter, by the
+ * failure policy).
  *
  * Exactly-once by idempotency, not by Kafka transactions: a correction's only effect is one database
- * transaction (audit row, change, outbox rows, dead letter included), keyed by correction_id; the
- * offset is committed after it. A crash before the offset commit replays the record, and the replay
- * finds the correction_id in the audit and does nothing. Kafka transactions could not cover the
- * database write anyway; the outbox relay carries what must reach Kafka.
+ * transaction (audit row, change, outbox rows, dead letter included), keyed by (tenant,
+ * correction_id); the offset is committed after it. A crash before the offset commit replays the
+ * record, and the replay finds the key in the audit and does nothing. Kafka transactions could not
+ * cover the database write anyway; the outbox relay carries what must reach Kafka.
  */
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
-import { dataError, type DataError } from '../errors/catalog.js';
+import type { RetryBoard } from '../errors/retry.js';
 import type { Logger } from '../observability/logger.js';
-import { withRetry } from '../errors/retry.js';
-import { AVRO_MAGIC_BYTE, type RegistryCodec } from '../schema-registry/codec.js';
-import { applyFeedbackRecord, type ApplyContext, type ApplyOutcome } from './apply.js';
+import type { AvroDecoder } from './decode.js';
+import { handleFeedbackRecord } from './handle-record.js';
 import { ensureTopics } from './kafka.js';
+import type { ApplyContext, ApplyOutcome } from './outcome.js';
 
 export interface FeedbackConsumerOptions {
   readonly kafka: Kafka;
-  readonly codec: RegistryCodec;
+  readonly codec: AvroDecoder;
   readonly apply: ApplyContext;
   readonly topic: string;
   /** CONSUMER_GROUP; the consumer group is `<group>-feedback`. */
   readonly group: string;
+  readonly defaultTenant: string;
   readonly log: Logger;
+  readonly board?: RetryBoard | undefined;
   readonly retryMaxDelayMs: number;
   readonly sessionTimeoutMs: number;
   readonly rebalanceTimeoutMs: number;
@@ -33,44 +36,23 @@ export function feedbackGroup(group: string): string {
   return `${group}-feedback`;
 }
 
-/** Decodes a feedback record: Confluent-framed Avro or JSON. Registry outages throw (retried). */
-export async function decodeCorrection(
-  value: Buffer | null,
-  codec: RegistryCodec,
-): Promise<{ ok: true; value: unknown } | { ok: false; error: DataError }> {
-  if (value === null || value.length === 0) {
-    return { ok: false, error: dataError('EMPTY_VALUE', '', 'the message has no value') };
-  }
-  if (value[0] === AVRO_MAGIC_BYTE) return codec.decode(value);
-  const text = value.toString('utf8').trimStart();
-  if (!text.startsWith('{')) {
-    return {
-      ok: false,
-      error: dataError('NOT_JSON', '', 'value is neither Confluent-framed Avro (0x00) nor a JSON object'),
-    };
-  }
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, error: dataError('NOT_JSON', '', `invalid JSON: ${(error as Error).message}`) };
-  }
-}
-
 export class FeedbackConsumer {
   private consumer: Consumer | null = null;
   private stopping = false;
-  /** Outcomes since start, by status (for tests and logs). */
-  readonly counts: Record<ApplyOutcome['status'], number> = {
+  /** Outcomes since start, by status (for tests and logs); `skipped`: not even dead-lettered. */
+  readonly counts: Record<ApplyOutcome['status'] | 'skipped', number> = {
     applied: 0,
     proposed: 0,
     rejected: 0,
     duplicate: 0,
+    skipped: 0,
   };
 
   constructor(private readonly options: FeedbackConsumerOptions) {}
 
   async start(): Promise<void> {
     const { kafka, topic, log } = this.options;
+    this.stopping = false;
     // A retried start leaves no consumer of the failed attempt behind.
     await this.consumer?.disconnect().catch(() => undefined);
     const admin = kafka.admin();
@@ -123,34 +105,25 @@ export class FeedbackConsumer {
   }
 
   private async handle(topic: string, partition: number, message: KafkaMessage): Promise<void> {
-    const { codec, log, apply } = this.options;
-    const retry = {
-      maxDelayMs: this.options.retryMaxDelayMs,
-      shouldStop: () => this.stopping,
-      onRetry: (attempt: number, delayMs: number, error: unknown) =>
-        log.warn(
-          { topic, partition, offset: message.offset, attempt, delayMs, err: (error as Error).message },
-          'applying a correction failed: retrying',
-        ),
-    };
-    const decoded = await withRetry(
-      'decoding a correction',
-      () => decodeCorrection(message.value, codec),
-      retry,
+    const outcome = await handleFeedbackRecord(
+      {
+        apply: this.options.apply,
+        codec: this.options.codec,
+        defaultTenant: this.options.defaultTenant,
+        log: this.options.log,
+        board: this.options.board,
+        retryMaxDelayMs: this.options.retryMaxDelayMs,
+        shouldStop: () => this.stopping,
+      },
+      {
+        topic,
+        partition,
+        offset: message.offset,
+        key: message.key,
+        value: message.value,
+        headers: message.headers ?? {},
+      },
     );
-    const outcome = await withRetry(
-      'applying a correction',
-      () =>
-        applyFeedbackRecord(apply, decoded, {
-          topic,
-          partition,
-          offset: message.offset,
-          key: message.key,
-          value: message.value,
-          headers: message.headers ?? {},
-        }),
-      retry,
-    );
-    this.counts[outcome.status]++;
+    this.counts[outcome?.status ?? 'skipped']++;
   }
 }

@@ -1,10 +1,17 @@
 /**
- * Feedback corrections: the record (schemas/feedback-correction.avsc, or the same fields as JSON),
- * its validation, and the trust policy. Pure: no I/O. What needs the store (does the brand exist,
- * is the transaction indexed) is asked through {@link CatalogView}.
+ * A feedback correction (schemas/feedback-correction.avsc, or the same fields as JSON) and its
+ * validation: shape, consistency and the limits at the door. Pure: no I/O.
+ *
+ * Limits (docs/store.md): ids at most 200 characters; the tenant by the API's tenant pattern (`*`
+ * is the store's global marker and never comes from outside); `new_brand` name and Arabic name at
+ * most 120 characters, website an http(s) URL of at most 512 — so that no correction can make
+ * re-enriched records the broker would refuse; no control characters anywhere (a NUL byte is what
+ * PostgreSQL refuses), and no bidirectional-text controls in brand texts (they disguise a name).
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { dataError, type DataError } from '../errors/catalog.js';
+import { TENANT_ID_PATTERN, TENANT_ID_RULE } from '../store/tenant-id.js';
 
 export const SCOPES = ['transaction', 'merchant', 'global'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -29,24 +36,58 @@ export interface Correction {
   readonly reported_at: number;
 }
 
+export const LIMITS = {
+  id: 200,
+  brandName: 120,
+  brandNameAr: 120,
+  website: 512,
+} as const;
+
+/** C0 and C1 control characters and DEL: never part of an id, a name or a URL. */
+const CONTROL = /\p{Cc}/u;
+/** Bidirectional embeddings, overrides and isolates: they make a brand name read as another. */
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+const NO_CONTROL = 'must not contain control characters';
+
 const id = (what: string) =>
   z
     .string(`${what} must be a string`)
     .trim()
     .min(1, `${what} must be a non-empty string`)
-    .max(200, `${what} must be at most 200 characters`);
-const nullableText = z
+    .max(LIMITS.id, `${what} must be at most ${LIMITS.id} characters`)
+    .refine((v) => !CONTROL.test(v), NO_CONTROL);
+
+const brandText = (max: number) =>
+  z
+    .string('must be a string')
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .refine((v) => !CONTROL.test(v) && !BIDI_CONTROL.test(v), `${NO_CONTROL} or bidirectional controls`);
+
+const nullable = <T extends z.ZodType<string, string>>(schema: T) =>
+  schema
+    .transform((v) => (v === '' ? null : v))
+    .nullish()
+    .transform((v) => v ?? null);
+
+const nullableCode = z
   .string()
   .trim()
+  .max(8, 'is too long')
   .transform((v) => (v === '' ? null : v))
   .nullish()
   .transform((v) => v ?? null);
 
 const newBrandSchema = z.object({
-  name: z.string('new_brand.name must be a string').trim().min(1, 'must be a non-empty string').max(120),
-  name_ar: nullableText,
+  name: brandText(LIMITS.brandName).pipe(z.string().min(1, 'must be a non-empty string')),
+  name_ar: nullable(brandText(LIMITS.brandNameAr)),
   website: z
-    .union([z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }), z.literal('')])
+    .string('must be a string')
+    .trim()
+    .max(LIMITS.website, `must be at most ${LIMITS.website} characters`)
+    // Checked before URL parsing, which silently drops tabs and newlines.
+    .refine((v) => !CONTROL.test(v), NO_CONTROL)
+    .pipe(z.union([z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }), z.literal('')]))
     .nullish()
     .transform((v) => (v ? v : null)),
 });
@@ -68,24 +109,31 @@ const reportedAt = z.union([
   z.number().int().nonnegative(),
   z
     .string()
+    .max(64, 'must be epoch milliseconds or an ISO 8601 date-time')
     .refine((s) => Number.isFinite(Date.parse(s)), 'must be epoch milliseconds or an ISO 8601 date-time'),
   z.date(),
 ]);
 
 export const correctionSchema = z.object({
   correction_id: id('correction_id'),
-  tenant: id('tenant'),
+  tenant: z.string('tenant must be a string').trim().regex(TENANT_ID_PATTERN, `tenant ${TENANT_ID_RULE}`),
   transaction_id: id('transaction_id'),
   customer_id: id('customer_id'),
-  brand_id: z.number().int().positive('must be a positive integer').nullish(),
+  // The store's brand ids are 32-bit (PostgreSQL integer, Avro int).
+  brand_id: z
+    .number()
+    .int()
+    .positive('must be a positive integer')
+    .max(2_147_483_647, 'is too large')
+    .nullish(),
   new_brand: z.preprocess(unwrapNewBrand, newBrandSchema.nullish()),
-  category_id: nullableText.pipe(
+  category_id: nullableCode.pipe(
     z
       .string()
       .regex(/^\d{1,2}$/, 'must be a category id like "4"')
       .nullable(),
   ),
-  sub_category_id: nullableText.pipe(
+  sub_category_id: nullableCode.pipe(
     z
       .string()
       .regex(/^\d{1,2}-\d{1,2}$/, 'must be a sub-category id like "4-2"')
@@ -161,89 +209,30 @@ export function validateCorrection(input: unknown): ValidationResult {
   return { ok: true, value };
 }
 
-/** What the catalog knows, for {@link checkAgainstCatalog}. */
-export interface CatalogView {
-  hasBrand(id: number): boolean;
-  /** The category id of a sub-category, or undefined when the taxonomy lacks it. */
-  categoryOf(subCategoryId: string): string | undefined;
-}
-
-/** Brand and taxonomy references of a (shape-valid) correction. */
-export function checkAgainstCatalog(c: Correction, catalog: CatalogView): DataError | null {
-  if (c.brand_id !== null && !catalog.hasBrand(c.brand_id)) {
-    return dataError('UNKNOWN_BRAND', 'brand_id', `brand ${c.brand_id} is not in the brand store`);
-  }
-  if (c.sub_category_id !== null) {
-    const category = catalog.categoryOf(c.sub_category_id);
-    if (category === undefined) {
-      return dataError(
-        'UNKNOWN_SUB_CATEGORY',
-        'sub_category_id',
-        `sub-category ${c.sub_category_id} is not in the taxonomy`,
-      );
-    }
-    if (c.category_id !== null && c.category_id !== category) {
-      return dataError(
-        'UNKNOWN_SUB_CATEGORY',
-        'category_id',
-        `sub-category ${c.sub_category_id} belongs to category ${category}, not ${c.category_id}`,
-      );
-    }
-  }
-  return null;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Trust policy
-
-export type Actor = 'customer' | 'operator';
-
-export type TrustDecision =
-  /** Override this one transaction. */
-  | { readonly action: 'transaction' }
-  /** Learned mapping for this tenant's merchant, at once. */
-  | { readonly action: 'tenant-mapping' }
-  /** Global mapping (every tenant). */
-  | { readonly action: 'global-mapping' }
-  /** Recorded as a proposal; the global mapping waits for more agreeing reports. */
-  | { readonly action: 'propose'; readonly agreeing: number; readonly needed: number };
-
-/**
- * A single customer report never rewrites a global mapping: tenant-scoped corrections apply at once;
- * a global one needs `quorum` agreeing reports from distinct customers (counting this one), or an
- * operator.
- */
-export function decideTrust(
-  scope: Scope,
-  actor: Actor,
-  agreeingReporters: number,
-  quorum: number,
-): TrustDecision {
-  if (scope === 'transaction') return { action: 'transaction' };
-  if (scope === 'merchant') return { action: 'tenant-mapping' };
-  if (actor === 'operator') return { action: 'global-mapping' };
-  if (agreeingReporters >= quorum) return { action: 'global-mapping' };
-  return { action: 'propose', agreeing: agreeingReporters, needed: quorum };
+/** The reporter of a correction: enough to count distinct customers, without keeping the id. */
+export function reporterDigest(tenant: string, customerId: string): string {
+  return createHash('sha256').update(`${tenant}\u0000${customerId}`).digest('hex').slice(0, 32);
 }
 
 /**
- * What global proposals must agree on to count together: the merchant, and the same brand (id, or
- * new brand by folded name) and sub-category.
+ * What a correction says, as a digest: a redelivered record (same content) is a duplicate, the same
+ * id with other content is a re-used id. reported_at is left out: a client that re-sends a report
+ * with a fresh time stamp still sends the same correction.
  */
-export function proposalKey(
-  merchantKey: string,
-  c: Pick<Correction, 'brand_id' | 'new_brand' | 'sub_category_id'>,
-): string {
-  const brand =
-    c.brand_id !== null ? `id:${c.brand_id}` : c.new_brand ? `new:${foldName(c.new_brand.name)}` : 'keep';
-  return JSON.stringify([merchantKey, brand, c.sub_category_id ?? 'keep']);
-}
-
-export function foldName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+export function contentDigest(c: Correction): string {
+  return createHash('sha256')
+    .update(
+      JSON.stringify([
+        c.tenant,
+        c.transaction_id,
+        c.customer_id,
+        c.brand_id,
+        c.new_brand ? [c.new_brand.name, c.new_brand.name_ar, c.new_brand.website] : null,
+        c.category_id,
+        c.sub_category_id,
+        c.scope,
+      ]),
+    )
+    .digest('hex')
+    .slice(0, 32);
 }

@@ -10,8 +10,8 @@ import type { Logger } from '../observability/logger.js';
 import type { Database } from '../store/db.js';
 import { StoreSnapshot } from '../store/store-snapshot.js';
 import { openStore, prepareStore } from '../store/store.js';
+import type { ApplyContext } from './outcome.js';
 import { applyContext } from './services.js';
-import type { ApplyContext } from './apply.js';
 
 export interface OperatorSession {
   readonly config: Config;

@@ -1,5 +1,5 @@
 /**
- * The outbox relay: publishes the outbox (outbox.ts) to Kafka exactly once, in id order.
+ * The outbox relay: publishes the outbox (src/store/outbox.ts) to Kafka exactly once, in id order.
  *
  * - One active relay per store: it holds the store's `outbox-relay` lock (a PostgreSQL advisory lock
  *   on its own connection); other instances wait on standby and take over when it dies.
@@ -10,21 +10,35 @@
  *   outbox id published) + 1 on partition 0 of the brand-change topic. On start (after the producer
  *   init, which waits for or aborts the previous owner's transaction) the relay reads that number
  *   and marks every row up to it as sent; then it publishes the rest, in id order, in Kafka
- *   transactions of up to 500 records, and marks them sent after each commit.
+ *   transactions of up to 500 records (and under each topic's size limit), marking them sent after
+ *   each commit.
+ *
+ * Failure policy (every error classified once): infrastructure — broker, registry, database — is
+ * retried with capped backoff from a fresh producer, reported on the RetryBoard as `outbox-relay`.
+ * A row Kafka will never take — larger than its topic accepts, refused as a record, or one our code
+ * cannot encode (a bug) — is set aside in the outbox with its code and reason (failed_at), counted
+ * in `txenrich_outbox_dead_lettered_total`, and the relay moves on: one row never jams the rows
+ * after it. When the broker refuses a transaction of several rows, they are sent one per
+ * transaction until the refused one is found.
  *
  * A crash after the database commit (the rows wait in the outbox) or after the Kafka commit (the
  * progress number says they went out) therefore neither loses nor doubles a record. Every record
  * carries header `x-outbox-id`, so consumers can check.
  */
-import type { Admin, IHeaders, Kafka, Message, Producer } from 'kafkajs';
+import type { Admin, Kafka, Message, Producer } from 'kafkajs';
 import { Partitioners } from '../kafka/kafkajs.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, maxMessageBytes } from '../kafka/topics.js';
+import type { Registry } from 'prom-client';
+import { classifyError, type Classified } from '../errors/classify.js';
+import { backoffDelay, type RetryBoard } from '../errors/retry.js';
 import type { Logger } from '../observability/logger.js';
-import { backoffDelay } from '../errors/retry.js';
 import type { RegistryCodec } from '../schema-registry/codec.js';
 import type { Database, HeldLock } from '../store/db.js';
+import { markSent, pendingOutbox, type OutboxRow } from '../store/outbox.js';
 import { crashPoint } from './faults.js';
 import { brandChangesTopicConfig, ensureTopics } from './kafka.js';
-import { FEEDBACK_HEADER, markSent, pendingOutbox, type OutboxRow } from './outbox.js';
+import { prepareRow, takeWhileFits, type Prepared } from './relay-batch.js';
+import { RowsSetAside } from './relay-set-aside.js';
 
 export interface RelayTopics {
   readonly reenriched: string;
@@ -35,7 +49,7 @@ export interface RelayTopics {
 export interface RelayOptions {
   readonly kafka: Kafka;
   readonly db: Database;
-  readonly codec: RegistryCodec;
+  readonly codec: Pick<RegistryCodec, 'register' | 'encode'>;
   readonly log: Logger;
   readonly topics: RelayTopics;
   /** CONSUMER_GROUP: prefix of the transactional id and name stem of the progress group. */
@@ -43,11 +57,19 @@ export interface RelayOptions {
   readonly pollMs: number;
   readonly retryMaxDelayMs: number;
   readonly batchSize?: number;
+  readonly board?: RetryBoard | undefined;
+  /** Where `txenrich_outbox_dead_lettered_total` is registered (the worker's metrics registry). */
+  readonly registry?: Registry | undefined;
+  /** How long stop() waits for a Kafka call in flight before it drops the producer. */
+  readonly stopDeadlineMs?: number;
 }
 
+export const RELAY_LOOP = 'outbox-relay';
 const LOCK_NAME = 'outbox-relay';
 const STANDBY_RETRY_MS = 2_000;
 const TRANSACTION_TIMEOUT_MS = 60_000;
+/** kafkajs retries inside one call this often, then our loop decides (and reports on the board). */
+const PRODUCER_RETRIES = 5;
 
 export function relayTransactionalId(group: string): string {
   return `${group}-outbox-relay`;
@@ -58,15 +80,23 @@ export class OutboxRelay {
   private admin: Admin | null = null;
   private lock: HeldLock | null = null;
   private schemaId = 0;
+  private limits = new Map<string, number>();
   private stopping = false;
   private running: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
   private woken = false;
   private active = false;
+  /** After the broker refused a transaction of several rows: send one per transaction up to this id. */
+  private isolateThrough: bigint | null = null;
+  private readonly aside: RowsSetAside;
   /** Records published since start (for tests and metrics). */
   published = 0;
+  /** Rows set aside since start. */
+  failed = 0;
 
-  constructor(private readonly options: RelayOptions) {}
+  constructor(private readonly options: RelayOptions) {
+    this.aside = new RowsSetAside(options.db, options.log, options.registry);
+  }
 
   get transactionalId(): string {
     return relayTransactionalId(this.options.group);
@@ -87,10 +117,18 @@ export class OutboxRelay {
     this.wakeUp?.();
   }
 
+  /** Stops publishing: waits for the transaction in flight, at most stopDeadlineMs, then lets go. */
   async stop(): Promise<void> {
     this.stopping = true;
     this.wake();
-    await this.running;
+    if (this.running) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.options.stopDeadlineMs ?? 10_000);
+      });
+      await Promise.race([this.running, deadline]);
+      clearTimeout(timer);
+    }
     await this.release();
   }
 
@@ -115,12 +153,14 @@ export class OutboxRelay {
   }
 
   private async loop(): Promise<void> {
+    const { log, board } = this.options;
     let failures = 0;
     while (!this.stopping) {
       try {
         if (!this.lock) {
           this.lock = await this.options.db.tryLock(LOCK_NAME);
           if (!this.lock) {
+            board?.recovered(RELAY_LOOP);
             await this.idle(STANDBY_RETRY_MS);
             continue;
           }
@@ -128,15 +168,27 @@ export class OutboxRelay {
         if (!this.producer) await this.connect();
         const n = await this.publishBatch();
         failures = 0;
+        board?.recovered(RELAY_LOOP);
         if (n === 0) await this.idle(this.options.pollMs);
       } catch (error) {
         if (this.stopping) break;
         failures++;
+        const failure = classifyError(error);
         const delay = backoffDelay(failures, 200, this.options.retryMaxDelayMs);
-        this.options.log.warn(
-          { err: (error as Error).message, attempt: failures, delayMs: delay },
-          'outbox relay failed: starting over (lock, producer, progress) after a pause',
-        );
+        if (failure.kind === 'infrastructure') {
+          board?.failing(RELAY_LOOP, failure);
+          log.warn(
+            { code: failure.code, err: failure.message, attempt: failures, delayMs: delay },
+            'outbox relay failed: starting over (lock, producer, progress) after a pause',
+          );
+        } else {
+          // Not a row's fault (those are set aside in publishBatch): our code or a library broke.
+          board?.failing(RELAY_LOOP, failure);
+          log.error(
+            { code: failure.code, err: failure.message, attempt: failures, delayMs: delay },
+            'BUG: the outbox relay met an unexpected error: starting over after a pause',
+          );
+        }
         // Start over from nothing: a new producer re-fences and re-reads the progress number.
         await this.release();
         await this.idle(delay);
@@ -160,7 +212,7 @@ export class OutboxRelay {
     this.woken = false;
   }
 
-  /** Creates topics, initialises the producer (fencing older relays) and syncs the sent marks. */
+  /** Creates topics, reads their size limits, initialises the producer (fencing older relays), syncs the sent marks. */
   private async connect(): Promise<void> {
     const { kafka, topics, log, codec } = this.options;
     this.admin = kafka.admin();
@@ -174,6 +226,7 @@ export class OutboxRelay {
       ],
       log,
     );
+    this.limits = await maxMessageBytes(this.admin, Object.values(topics));
     this.schemaId = await codec.register(topics.reenriched, 'enriched-transaction');
     const producer = kafka.producer({
       transactionalId: this.transactionalId,
@@ -181,11 +234,7 @@ export class OutboxRelay {
       maxInFlightRequests: 1,
       transactionTimeout: TRANSACTION_TIMEOUT_MS,
       createPartitioner: Partitioners.DefaultPartitioner,
-      retry: {
-        retries: Number.MAX_SAFE_INTEGER,
-        initialRetryTime: 200,
-        maxRetryTime: this.options.retryMaxDelayMs,
-      },
+      retry: { retries: PRODUCER_RETRIES, initialRetryTime: 200, maxRetryTime: this.options.retryMaxDelayMs },
     });
     // connect() initialises the transactional id: the previous owner's open transaction is aborted
     // (or, if it was committing, finished) before this returns.
@@ -227,24 +276,73 @@ export class OutboxRelay {
         : topics.deadLetters;
   }
 
-  /** Publishes up to one batch of pending rows in one Kafka transaction; returns how many. */
+  private limitOf(topic: string): number {
+    return this.limits.get(topic) ?? DEFAULT_MAX_MESSAGE_BYTES;
+  }
+
+  private prepare(row: OutboxRow): Promise<Prepared> {
+    return prepareRow(row, {
+      topic: this.topicOf(row),
+      limitOf: (topic) => this.limitOf(topic),
+      encode: (record) => this.options.codec.encode(this.schemaId, record),
+    });
+  }
+
+  /** Publishes up to one batch of pending rows in one Kafka transaction; returns how many rows it handled. */
   private async publishBatch(): Promise<number> {
-    const { db, codec, log, topics } = this.options;
-    const rows = await pendingOutbox(db, this.options.batchSize ?? 500);
-    if (rows.length === 0) return 0;
-    const byTopic = new Map<string, Message[]>();
+    const { db } = this.options;
+    const isolating = this.isolateThrough !== null;
+    const rows = await pendingOutbox(db, isolating ? 1 : (this.options.batchSize ?? 500));
+    if (rows.length === 0) {
+      this.isolateThrough = null;
+      return 0;
+    }
+    const prepared: Extract<Prepared, { message: Message }>[] = [];
     for (const row of rows) {
-      const value = row.kind === 'reenriched' ? await codec.encode(this.schemaId, row.record) : row.value;
-      const topic = this.topicOf(row);
+      const p = await this.prepare(row);
+      if ('failure' in p) {
+        // Rows are published in id order: send what came before this one, set it aside next time.
+        if (prepared.length > 0) break;
+        await this.setAside(row, p.failure);
+        return 1;
+      }
+      prepared.push(p);
+    }
+    const batch = prepared.slice(
+      0,
+      takeWhileFits(prepared, (t) => this.limitOf(t)),
+    );
+    try {
+      await this.send(batch);
+    } catch (error) {
+      const failure = classifyError(error);
+      if (failure.kind === 'infrastructure') throw error;
+      if (batch.length > 1) {
+        // The broker refused one of these records (or something broke on one): find which.
+        this.isolateThrough = BigInt((batch[batch.length - 1] as (typeof batch)[number]).row.id);
+        this.options.log.warn(
+          { code: failure.code, rows: batch.length },
+          'outbox batch refused: sending its rows one per transaction to find the one Kafka will not take',
+        );
+        return 0;
+      }
+      await this.setAside((batch[0] as (typeof batch)[number]).row, failure);
+      return 1;
+    }
+    const last = (batch[batch.length - 1] as (typeof batch)[number]).row.id;
+    if (this.isolateThrough !== null && BigInt(last) >= this.isolateThrough) this.isolateThrough = null;
+    return batch.length;
+  }
+
+  private async send(batch: readonly { row: OutboxRow; topic: string; message: Message }[]): Promise<void> {
+    const { db, log, topics } = this.options;
+    const byTopic = new Map<string, Message[]>();
+    for (const { topic, message } of batch) {
       const list = byTopic.get(topic) ?? [];
-      list.push({
-        key: row.key,
-        value,
-        headers: { ...toHeaders(row.headers), [FEEDBACK_HEADER.outboxId]: row.id },
-      });
+      list.push(message);
       byTopic.set(topic, list);
     }
-    const last = (rows[rows.length - 1] as OutboxRow).id;
+    const last = (batch[batch.length - 1] as (typeof batch)[number]).row.id;
     const transaction = await (this.producer as Producer).transaction();
     try {
       await transaction.sendBatch({
@@ -266,10 +364,15 @@ export class OutboxRelay {
     }
     crashPoint('after-relay-commit');
     await markSent(db, last);
-    this.published += rows.length;
+    this.published += batch.length;
     const counts = Object.fromEntries([...byTopic].map(([topic, messages]) => [topic, messages.length]));
-    log.info({ records: rows.length, upTo: last, topics: counts }, 'outbox published');
-    return rows.length;
+    log.info({ records: batch.length, upTo: last, topics: counts }, 'outbox published');
+  }
+
+  /** The dead-letter state of a row: kept in the outbox with its reason, never sent, never retried. */
+  private async setAside(row: OutboxRow, failure: Classified): Promise<void> {
+    if (await this.aside.row(row, failure)) this.failed++;
+    if (this.isolateThrough !== null && BigInt(row.id) >= this.isolateThrough) this.isolateThrough = null;
   }
 
   private async release(): Promise<void> {
@@ -284,14 +387,4 @@ export class OutboxRelay {
     await admin?.disconnect().catch(() => undefined);
     await lock?.release().catch(() => undefined);
   }
-}
-
-function toHeaders(list: readonly [string, Buffer][]): IHeaders {
-  const headers: IHeaders = {};
-  for (const [name, value] of list) {
-    const existing = headers[name];
-    if (existing === undefined) headers[name] = value;
-    else headers[name] = [...(Array.isArray(existing) ? existing : [existing]), value] as Buffer[];
-  }
-  return headers;
 }

@@ -70,17 +70,16 @@ export async function findMapping(
  * sub-category learned before, and the other way round). Returns the stored row. Call under the
  * apply lock.
  */
-export async function upsertMapping(
-  q: Queryable,
-  change: {
-    tenant: string;
-    kind: MappingKind;
-    key: string;
-    brand_id: number | null;
-    sub_category_id: string | null;
-    correction_id: string;
-  },
-): Promise<MappingRow> {
+export interface MappingChange {
+  readonly tenant: string;
+  readonly kind: MappingKind;
+  readonly key: string;
+  readonly brand_id: number | null;
+  readonly sub_category_id: string | null;
+  readonly correction_id: string;
+}
+
+export async function upsertMapping(q: Queryable, change: MappingChange): Promise<MappingRow> {
   const { rows } = await q.query<Record<string, unknown>>(
     `INSERT INTO learned_mappings AS m (tenant, kind, key, brand_id, sub_category_id, correction_id, version)
      VALUES ($1, $2, $3, $4, $5, $6, nextval('change_seq'))

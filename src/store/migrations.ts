@@ -219,6 +219,38 @@ CREATE INDEX enriched_index_merchant ON enriched_index (merchant_key, tenant, cu
 DROP INDEX enriched_index_merchant_key;
 `,
   },
+  {
+    version: 3,
+    name: 'trust in corrections, tenant brands, outbox dead letters',
+    sql: `
+-- A correction id is unique per tenant: two tenants may both send "c-1" and mean two corrections.
+-- Rows without a tenant (operator brand actions, records whose tenant could not be trusted) share ''.
+-- content_digest tells a redelivery (same content: a duplicate) from a re-used id (dead-lettered).
+ALTER TABLE corrections DROP CONSTRAINT corrections_pkey;
+CREATE UNIQUE INDEX corrections_key ON corrections ((coalesce(tenant, '')), correction_id);
+ALTER TABLE corrections ADD COLUMN content_digest text;
+
+-- A brand created from a correction belongs to its tenant (owner_tenant) until an operator promotes
+-- it (NULL: every tenant may use it). Brands feedback created before this migration go to the tenant
+-- of the earliest correction that created them.
+ALTER TABLE brands ADD COLUMN owner_tenant text;
+UPDATE brands b SET owner_tenant = first.tenant
+FROM (SELECT DISTINCT ON (brand_id) brand_id, tenant FROM corrections
+      WHERE status = 'applied' AND brand_id IS NOT NULL AND tenant IS NOT NULL AND payload ? 'new_brand'
+        AND payload -> 'new_brand' <> 'null'::jsonb
+      ORDER BY brand_id, received_at) AS first
+WHERE b.id = first.brand_id AND b.origin = 'feedback';
+CREATE INDEX brands_owner_name ON brands (owner_tenant, lower(name)) WHERE origin <> 'catalog';
+
+-- An outbox row Kafka will never take (larger than the topic accepts, rejected as a record, or one
+-- our code cannot encode) is set aside with its reason, so the rows after it are still published.
+ALTER TABLE outbox ADD COLUMN failed_at timestamptz;
+ALTER TABLE outbox ADD COLUMN failure_code text;
+ALTER TABLE outbox ADD COLUMN failure_reason text;
+DROP INDEX outbox_pending;
+CREATE INDEX outbox_pending ON outbox (id) WHERE sent_at IS NULL AND failed_at IS NULL;
+`,
+  },
 ];
 
 /** Applies the migrations this database lacks; returns the versions it applied. */

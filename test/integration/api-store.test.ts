@@ -7,7 +7,8 @@ import { loadConfig } from '../../src/config.js';
 import { validateTransaction, type TransactionInput } from '../../src/contract/transaction.js';
 import { loadReferenceData } from '../../src/data/load.js';
 import { enrichBatch } from '../../src/engine/enrich.js';
-import { applyCorrection } from '../../src/feedback/apply.js';
+import { applyContext } from '../../src/feedback/services.js';
+import { applyCorrection } from '../../src/feedback/use-cases/apply-correction.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { Database } from '../../src/store/db.js';
 import { upsertIndex } from '../../src/store/index-store.js';
@@ -85,7 +86,12 @@ describe('HTTP API: brand store', () => {
       files.brands.find((b) => b.slug === 'costa-coffee') ??
       files.brands.find((b) => b.sub_category_id === '4-3')!;
     const outcome = await applyCorrection(
-      { db, snapshots, logoBaseUrl: '', quorum: 3, log },
+      applyContext(
+        { logoBaseUrl: undefined, globalCorrectionQuorum: 3, globalCorrectionMinTenants: 2 },
+        log,
+        db,
+        snapshots,
+      ),
       {
         correction_id: 'api-store-1',
         tenant: 'acme',

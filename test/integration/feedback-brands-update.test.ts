@@ -9,9 +9,12 @@ import { loadReferenceData } from '../../src/data/load.js';
 import { createTopics, stackEnv, testKafka, uniqueName } from '../support/index.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 import {
+  bounded,
   freshStoreLocation,
+  killWorker,
   produceJson,
   runCli,
+  stopWorker,
   topicReader,
   transaction,
   type StoreLocation,
@@ -49,9 +52,8 @@ describe('operator: brands update and corrections apply', () => {
   const stores: StoreLocation[] = [];
 
   afterAll(async () => {
-    for (const w of workers) w.child.kill('SIGKILL');
-    await Promise.all(workers.map((w) => w.exited));
-    for (const s of stores) await s.cleanup();
+    for (const w of workers) await killWorker(w);
+    for (const s of stores) await bounded('removing a test store', s.cleanup(), 60_000);
   });
 
   it('re-enriches the brand’s transactions in every tenant while the worker runs (PostgreSQL)', async () => {
@@ -133,8 +135,7 @@ describe('operator: brands update and corrections apply', () => {
     } finally {
       await Promise.all([output.stop(), reenriched.stop()]);
     }
-    worker.child.kill('SIGTERM');
-    expect((await worker.exited).code).toBe(0);
+    expect((await stopWorker(worker)).code).toBe(0);
     workers.splice(workers.indexOf(worker), 1);
   }, 240_000);
 
@@ -163,8 +164,7 @@ describe('operator: brands update and corrections apply', () => {
       const busy = await runCli(['brands', 'search', 'starbucks'], { ...topics, ...store.env });
       expect(busy.code).not.toBe(0);
       expect(busy.stderr).toMatch(/in use by process/);
-      worker.child.kill('SIGTERM');
-      expect((await worker.exited).code).toBe(0);
+      expect((await stopWorker(worker)).code).toBe(0);
       workers.splice(workers.indexOf(worker), 1);
 
       const search = await runCli(['brands', 'search', 'starbucks', '--json'], { ...topics, ...store.env });

@@ -11,7 +11,15 @@ import type { Database } from '../../src/store/db.js';
 import { createTopics, stackEnv, testKafka, uniqueName } from '../support/index.js';
 import { readCommitted } from '../support/enriched-records.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
-import { freshStoreLocation, produceJson, topicReader, transaction } from './store-harness.js';
+import {
+  bounded,
+  freshStoreLocation,
+  killWorker,
+  produceJson,
+  stopWorker,
+  topicReader,
+  transaction,
+} from './store-harness.js';
 
 describe('feedback: SIGKILL between the database commit and the Kafka publish', () => {
   const env = stackEnv();
@@ -41,9 +49,9 @@ describe('feedback: SIGKILL between the database commit and the Kafka publish', 
   let db: Database | null = null;
 
   afterAll(async () => {
-    worker?.child.kill('SIGKILL');
+    if (worker) await killWorker(worker);
     await db?.close();
-    await store.cleanup();
+    await bounded('dropping the test schema', store.cleanup(), 60_000);
   });
 
   async function outboxState(): Promise<{ pending: number; sent: number }> {
@@ -55,7 +63,7 @@ describe('feedback: SIGKILL between the database commit and the Kafka publish', 
   }
 
   async function killedBy(w: WorkerProcess): Promise<void> {
-    const { signal } = await w.exited;
+    const { signal } = await bounded('the worker reaching its crash point', w.exited, 120_000);
     expect(signal, w.logs()).toBe('SIGKILL');
   }
 
@@ -80,7 +88,15 @@ describe('feedback: SIGKILL between the database commit and the Kafka publish', 
       [...txns, other].map((t) => ({ key: String(t.customer_id), value: t, tenant: 'bank-a' })),
     );
     expect(
-      await readCommitted(kafka, env.schemaRegistryUrl, names.out, { expected: 7, idleMs: 1_000 }),
+      await bounded(
+        'reading the 7 enriched records',
+        readCommitted(kafka, env.schemaRegistryUrl, names.out, {
+          expected: 7,
+          idleMs: 1_000,
+          timeoutMs: 60_000,
+        }),
+        90_000,
+      ),
     ).toHaveLength(7);
 
     const brand =
@@ -88,6 +104,7 @@ describe('feedback: SIGKILL between the database commit and the Kafka publish', 
     await produceJson(kafka, names.feedback, [
       {
         key: 'k-1',
+        tenant: 'bank-a',
         value: {
           correction_id: 'crash-1',
           tenant: 'bank-a',
@@ -100,7 +117,7 @@ describe('feedback: SIGKILL between the database commit and the Kafka publish', 
       },
     ]);
     await killedBy(worker);
-    db = await store.open();
+    db = await bounded('opening the store', store.open(), 60_000);
     const afterFirst = await outboxState();
     expect(afterFirst.pending).toBe(7); // the brand-change event (merchant key mapping) + 6 re-enriched records
     expect(afterFirst.sent).toBe(0);
@@ -126,6 +143,7 @@ describe('feedback: SIGKILL between the database commit and the Kafka publish', 
       await produceJson(kafka, names.feedback, [
         {
           key: 'k-7',
+          tenant: 'bank-a',
           value: {
             correction_id: 'crash-2',
             tenant: 'bank-a',
@@ -153,8 +171,7 @@ describe('feedback: SIGKILL between the database commit and the Kafka publish', 
     } finally {
       await Promise.all([reenriched.stop(), changes.stop()]);
     }
-    worker.child.kill('SIGTERM');
-    expect((await worker.exited).code).toBe(0);
+    expect((await stopWorker(worker)).code).toBe(0);
     worker = null;
   }, 300_000);
 });

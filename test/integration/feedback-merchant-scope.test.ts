@@ -4,15 +4,25 @@
 // re-enriched topic, keyed by customer_id, Avro under <topic>-value, with the new brand and category,
 // revision 2, and headers naming the reason, the correction id and the outbox id; and a brand-change
 // event on the compacted topic. (Worker as a child process, store on the real PostgreSQL server.)
+// Every wait is bounded and names its step: this test once hung 240 s in a fresh-clone run on a
+// loaded machine with nothing saying where (docs/store.md, "Tests").
 import { COMPATIBILITY, SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { readFileSync } from 'node:fs';
-import { Partitioners } from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadReferenceData } from '../../src/data/load.js';
 import { createTopics, stackEnv, testKafka, uniqueName } from '../support/index.js';
 import { readCommitted } from '../support/enriched-records.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
-import { freshStoreLocation, produceJson, topicReader, transaction } from './store-harness.js';
+import {
+  bounded,
+  freshStoreLocation,
+  killWorker,
+  produceJson,
+  produceMessages,
+  stopWorker,
+  topicReader,
+  transaction,
+} from './store-harness.js';
 
 describe('feedback: merchant-scoped correction', () => {
   const env = stackEnv();
@@ -29,8 +39,8 @@ describe('feedback: merchant-scoped correction', () => {
   let worker: WorkerProcess | null = null;
 
   afterAll(async () => {
-    worker?.child.kill('SIGKILL');
-    await store.cleanup();
+    if (worker) await killWorker(worker);
+    await bounded('dropping the test schema', store.cleanup(), 60_000);
   });
 
   it('re-enriches the tenant’s earlier transactions at that merchant, and only those', async () => {
@@ -47,7 +57,7 @@ describe('feedback: merchant-scoped correction', () => {
       OUTBOX_POLL_MS: '200',
       ...store.env,
     });
-    await worker.waitUntilReady();
+    await worker.waitUntilReady(90_000);
 
     const shop = 'ZAHRAT AL KHALEEJ TRADING DUBAI';
     const affected = [
@@ -69,39 +79,49 @@ describe('feedback: merchant-scoped correction', () => {
       ...[...affected, ...untouched].map((t) => ({ key: String(t.customer_id), value: t, tenant: 'bank-a' })),
       ...otherTenant.map((t) => ({ key: String(t.customer_id), value: t, tenant: 'bank-b' })),
     ]);
-    const enriched = await readCommitted(kafka, env.schemaRegistryUrl, names.out, {
-      expected: 8,
-      idleMs: 1_000,
-    });
-    expect(enriched).toHaveLength(8);
+    const enriched = await bounded(
+      'reading the 8 enriched records',
+      readCommitted(kafka, env.schemaRegistryUrl, names.out, {
+        expected: 8,
+        idleMs: 1_000,
+        timeoutMs: 60_000,
+      }),
+      90_000,
+    );
+    expect(enriched, worker.logs()).toHaveLength(8);
 
     const brand =
       loadReferenceData().brands.find((b) => b.slug === 'spinneys') ?? loadReferenceData().brands[0]!;
     const registry = new SchemaRegistry({ host: env.schemaRegistryUrl });
-    const { id: schemaId } = await registry.register(
-      { type: SchemaType.AVRO, schema: readFileSync('schemas/feedback-correction.avsc', 'utf8') },
-      { subject: `${names.feedback}-value`, compatibility: COMPATIBILITY.BACKWARD },
+    const { id: schemaId } = await bounded(
+      'registering the feedback schema',
+      registry.register(
+        { type: SchemaType.AVRO, schema: readFileSync('schemas/feedback-correction.avsc', 'utf8') },
+        { subject: `${names.feedback}-value`, compatibility: COMPATIBILITY.BACKWARD },
+      ),
     );
-    const value = await registry.encode(schemaId, {
-      correction_id: 'corr-merchant-1',
-      tenant: 'bank-a',
-      transaction_id: 'a-1',
-      customer_id: 'cust-1',
-      brand_id: brand.id,
-      new_brand: null,
-      category_id: '6',
-      sub_category_id: '6-1',
-      scope: 'merchant',
-      reported_at: Date.now(),
-    });
+    const value = await bounded(
+      'encoding the correction',
+      registry.encode(schemaId, {
+        correction_id: 'corr-merchant-1',
+        tenant: 'bank-a',
+        transaction_id: 'a-1',
+        customer_id: 'cust-1',
+        brand_id: brand.id,
+        new_brand: null,
+        category_id: '6',
+        sub_category_id: '6-1',
+        scope: 'merchant',
+        reported_at: Date.now(),
+      }),
+    );
     const reenriched = await topicReader(kafka, env.schemaRegistryUrl, names.reenriched);
     const changes = await topicReader(kafka, env.schemaRegistryUrl, names.changes);
     try {
-      const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
-      await producer.connect();
       const sentAt = Date.now();
-      await producer.send({ topic: names.feedback, messages: [{ key: 'a-1', value }] });
-      await producer.disconnect();
+      await produceMessages(kafka, names.feedback, [
+        { key: 'a-1', value, headers: { 'tenant-id': 'bank-a' } },
+      ]);
 
       await reenriched.until(4, 60_000, `4 re-enriched records\n${worker.logs()}`);
       const latency = reenriched.records[0]!.receivedAt - sentAt;
@@ -128,8 +148,11 @@ describe('feedback: merchant-scoped correction', () => {
         expect(r.headers['x-outbox-id']).toMatch(/^\d+$/);
       }
       expect(new Set(records.map((r) => r.headers['x-outbox-id'])).size).toBe(4);
-      const subjects = await fetch(`${env.schemaRegistryUrl}/subjects`).then(
-        (res) => res.json() as Promise<string[]>,
+      const subjects = await bounded(
+        'listing the registry subjects',
+        fetch(`${env.schemaRegistryUrl}/subjects`, { signal: AbortSignal.timeout(30_000) }).then(
+          (res) => res.json() as Promise<string[]>,
+        ),
       );
       expect(subjects).toContain(`${names.reenriched}-value`);
 
@@ -146,8 +169,7 @@ describe('feedback: merchant-scoped correction', () => {
       await reenriched.stop();
       await changes.stop();
     }
-    worker.child.kill('SIGTERM');
-    expect((await worker.exited).code).toBe(0);
+    expect((await stopWorker(worker)).code).toBe(0);
     worker = null;
   }, 240_000);
 });

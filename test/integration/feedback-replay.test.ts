@@ -12,7 +12,16 @@ import type { Database } from '../../src/store/db.js';
 import { createTopics, stackEnv, testKafka, uniqueName, waitFor, withAdmin } from '../support/index.js';
 import { readCommitted } from '../support/enriched-records.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
-import { freshStoreLocation, produceJson, topicReader, transaction } from './store-harness.js';
+import {
+  bounded,
+  freshStoreLocation,
+  killWorker,
+  produceJson,
+  produceMessages,
+  stopWorker,
+  topicReader,
+  transaction,
+} from './store-harness.js';
 
 async function storeDigest(db: Database): Promise<Record<string, string>> {
   const digest = async (table: string, order: string) =>
@@ -61,29 +70,30 @@ describe('feedback: replaying the feedback topic', () => {
   let worker: WorkerProcess | null = null;
 
   afterAll(async () => {
-    worker?.child.kill('SIGKILL');
-    if (worker) await worker.exited;
-    await store.cleanup();
+    if (worker) await killWorker(worker);
+    await bounded('removing the test store', store.cleanup(), 60_000);
   });
 
   async function feedbackConsumed(): Promise<void> {
     await waitFor(
       async () =>
-        withAdmin(kafka, async (admin) => {
-          const [high] = await admin.fetchTopicOffsets(names.feedback);
-          const [committed] = await admin.fetchOffsets({
-            groupId: `${group}-feedback`,
-            topics: [names.feedback],
-          });
-          return committed?.partitions[0]?.offset === high?.high;
-        }),
+        bounded(
+          'reading the feedback offsets',
+          withAdmin(kafka, async (admin) => {
+            const [high] = await admin.fetchTopicOffsets(names.feedback);
+            const [committed] = await admin.fetchOffsets({
+              groupId: `${group}-feedback`,
+              topics: [names.feedback],
+            });
+            return committed?.partitions[0]?.offset === high?.high;
+          }),
+        ),
       { timeoutMs: 60_000, description: 'the feedback topic consumed to its end' },
     );
   }
 
-  async function stopWorker(): Promise<void> {
-    worker!.child.kill('SIGTERM');
-    expect((await worker!.exited).code).toBe(0);
+  async function stop(): Promise<void> {
+    expect((await stopWorker(worker!)).code).toBe(0);
     worker = null;
   }
 
@@ -106,7 +116,15 @@ describe('feedback: replaying the feedback topic', () => {
       txns.map((t) => ({ key: String(t.customer_id), value: t, tenant: 'bank-a' })),
     );
     expect(
-      await readCommitted(kafka, env.schemaRegistryUrl, names.out, { expected: 5, idleMs: 1_000 }),
+      await bounded(
+        'reading the 5 enriched records',
+        readCommitted(kafka, env.schemaRegistryUrl, names.out, {
+          expected: 5,
+          idleMs: 1_000,
+          timeoutMs: 60_000,
+        }),
+        90_000,
+      ),
     ).toHaveLength(5);
 
     const brands = loadReferenceData().brands;
@@ -131,6 +149,7 @@ describe('feedback: replaying the feedback topic', () => {
       {
         ...base,
         correction_id: 'ok-new-brand',
+        customer_id: 'cust-3',
         transaction_id: 'r-4',
         new_brand: {
           name: 'Noor Al Huda Tailoring',
@@ -143,6 +162,7 @@ describe('feedback: replaying the feedback topic', () => {
       {
         ...base,
         correction_id: 'ok-global',
+        customer_id: 'cust-4',
         transaction_id: 'r-5',
         sub_category_id: '13-13',
         scope: 'global',
@@ -201,15 +221,12 @@ describe('feedback: replaying the feedback topic', () => {
       },
     ];
     await produceJson(kafka, names.feedback, [
-      ...valid.map((v) => ({ key: v.transaction_id, value: v })),
-      ...invalid.map((i) => ({ key: i.key, value: i.value })),
+      ...valid.map((v) => ({ key: v.transaction_id, value: v, tenant: 'bank-a' })),
+      ...invalid.map((i) => ({ key: i.key, value: i.value, tenant: 'bank-a' })),
       // The same correction again: applied once.
-      { key: 'r-1', value: valid[0] },
+      { key: 'r-1', value: valid[0], tenant: 'bank-a' },
     ]);
-    const producer = kafka.producer();
-    await producer.connect();
-    await producer.send({ topic: names.feedback, messages: [{ key: 'x6', value: 'this is not json' }] });
-    await producer.disconnect();
+    await produceMessages(kafka, names.feedback, [{ key: 'x6', value: 'this is not json' }]);
     await feedbackConsumed();
 
     const reenriched = await topicReader(kafka, env.schemaRegistryUrl, names.reenriched);
@@ -256,22 +273,25 @@ describe('feedback: replaying the feedback topic', () => {
         changes: changes.records.length,
       });
       const published = counts();
-      await stopWorker();
-      let db = await store.open();
+      await stop();
+      let db = await bounded('opening the store', store.open(), 60_000);
       const before = await storeDigest(db);
       await db.close();
 
       for (let replay = 1; replay <= 2; replay++) {
-        await withAdmin(kafka, (admin) =>
-          admin.resetOffsets({ groupId: `${group}-feedback`, topic: names.feedback, earliest: true }),
+        await bounded(
+          'resetting the feedback offsets',
+          withAdmin(kafka, (admin) =>
+            admin.resetOffsets({ groupId: `${group}-feedback`, topic: names.feedback, earliest: true }),
+          ),
         );
         worker = await startWorkerProcess(workerEnv);
         await worker.waitUntilReady(120_000);
         await feedbackConsumed();
         await Promise.all([reenriched.settle(3_000), letters.settle(3_000), changes.settle(3_000)]);
         expect(worker.logs()).not.toContain('"correction applied"');
-        await stopWorker();
-        db = await store.open();
+        await stop();
+        db = await bounded('opening the store', store.open(), 60_000);
         expect(await storeDigest(db), `store after replay ${replay}`).toEqual(before);
         await db.close();
         expect(counts(), `published after replay ${replay}`).toEqual(published);

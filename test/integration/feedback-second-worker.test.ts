@@ -7,7 +7,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadReferenceData } from '../../src/data/load.js';
 import { createTopics, sleep, stackEnv, testKafka, uniqueName, waitFor } from '../support/index.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
-import { freshStoreLocation, produceJson, topicReader, transaction } from './store-harness.js';
+import {
+  bounded,
+  freshStoreLocation,
+  killWorker,
+  produceJson,
+  stopWorker,
+  topicReader,
+  transaction,
+} from './store-harness.js';
 
 /** The raw partitions a worker was last assigned, from its "partitions assigned" log lines. */
 function assigned(worker: WorkerProcess, topic: string): number[] | null {
@@ -36,8 +44,8 @@ describe('feedback: a second worker picks the correction up', () => {
   const workers: WorkerProcess[] = [];
 
   afterAll(async () => {
-    for (const w of workers) w.child.kill('SIGKILL');
-    await store.cleanup();
+    for (const w of workers) await killWorker(w);
+    await bounded('dropping the test schema', store.cleanup(), 60_000);
   });
 
   it('enriches new transactions of the merchant with the corrected brand on both instances within 5 s', async () => {
@@ -90,6 +98,7 @@ describe('feedback: a second worker picks the correction up', () => {
       await produceJson(kafka, names.feedback, [
         {
           key: 'w-0',
+          tenant: 'bank-a',
           value: {
             correction_id: 'corr-second-1',
             tenant: 'bank-a',
@@ -141,8 +150,8 @@ describe('feedback: a second worker picks the correction up', () => {
     } finally {
       await output.stop();
     }
-    for (const w of workers) w.child.kill('SIGTERM');
-    for (const w of workers) expect((await w.exited).code).toBe(0);
+    const exits = await Promise.all(workers.map((w) => stopWorker(w)));
+    for (const exit of exits) expect(exit.code).toBe(0);
     workers.length = 0;
   }, 240_000);
 });

@@ -3,25 +3,26 @@
 // seeding are idempotent (re-seeding changes nothing, operator edits survive it), the catalog read
 // back gives the engine exactly the file catalog's outcomes, the index upsert is one statement and a
 // replay changes nothing, history is one query, a correction writes its audit row, mapping and outbox
-// rows in one transaction (and nothing when it fails), the trust policy holds, the snapshot refreshes
-// incrementally, purge honours retention, and the relay lock admits one holder.
+// rows in one transaction (and nothing when it fails), the trust policy holds (owners of transactions,
+// a quorum from two tenants, correction ids per tenant, brands of one tenant until promoted), outbox
+// rows set aside stay out of the way, the snapshot refreshes incrementally, purge honours retention,
+// and the relay lock admits one holder.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateTransaction } from '../../src/contract/transaction.js';
 import { loadReferenceData } from '../../src/data/load.js';
 import { enrichBatch } from '../../src/engine/enrich.js';
 import { buildSnapshot } from '../../src/engine/snapshot.js';
 import type { EngineTransaction } from '../../src/engine/types.js';
-import {
-  applyBrandEdit,
-  applyCorrection,
-  ChangeRejected,
-  type ApplyContext,
-} from '../../src/feedback/apply.js';
 import type { Correction } from '../../src/feedback/correction.js';
-import { pendingOutbox } from '../../src/feedback/outbox.js';
+import type { ApplyContext } from '../../src/feedback/outcome.js';
+import { applyContext } from '../../src/feedback/services.js';
+import { applyCorrection } from '../../src/feedback/use-cases/apply-correction.js';
+import { applyBrandEdit, promoteBrand } from '../../src/feedback/use-cases/operator-brands.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { generateSamples } from '../../src/samples/generate.js';
-import { editBrand, loadCatalog, seedCatalog } from '../../src/store/catalog.js';
+import { brandOwner, editBrand, searchBrands } from '../../src/store/brands.js';
+import { loadCatalog, seedCatalog } from '../../src/store/catalog.js';
+import { markFailed, markSent, outboxCounts, pendingOutbox } from '../../src/store/outbox.js';
 import type { Database, Queryable } from '../../src/store/db.js';
 import {
   findIndexed,
@@ -111,7 +112,7 @@ describe.each(backends)('brand store contract on %s', (backend) => {
   });
 
   it('migrates once: a second run applies nothing', async () => {
-    expect(await migrate(db)).toEqual([1, 2]);
+    expect(await migrate(db)).toEqual([1, 2, 3]);
     expect(await migrate(db)).toEqual([]);
     const { rows } = await db.query<{ t: string }>(
       `SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`,
@@ -143,7 +144,12 @@ describe.each(backends)('brand store contract on %s', (backend) => {
 
   it('gives the engine the same outcomes as the catalog files', async () => {
     snapshots = await StoreSnapshot.load(db, files, log);
-    ctx = { db, snapshots, logoBaseUrl: '', quorum: 3, log };
+    ctx = applyContext(
+      { logoBaseUrl: undefined, globalCorrectionQuorum: 3, globalCorrectionMinTenants: 2 },
+      log,
+      db,
+      snapshots,
+    );
     const txns = samples(3000, 5);
     const strip = (e: object) => ({ ...e, catalog_version: '' });
     expect(enrichBatch(txns, snapshots.current()).map(strip)).toEqual(
@@ -298,6 +304,7 @@ describe.each(backends)('brand store contract on %s', (backend) => {
     const c = correction({
       correction_id: 'c-merchant-1',
       tenant: 'bank-c',
+      customer_id: target.customer_id,
       transaction_id: target.transaction_id,
       brand_id: starbucks.id,
       sub_category_id: '5-3',
@@ -327,7 +334,7 @@ describe.each(backends)('brand store contract on %s', (backend) => {
     expect((await findIndexed(db, 'bank-c', target.transaction_id))?.revision).toBe(2);
   });
 
-  it('rejects a customer correction to the dead-letter outbox, an operator one with an error', async () => {
+  it('rejects a customer correction to the dead-letter outbox, an operator one as a value, writing nothing', async () => {
     const c = correction({ correction_id: 'c-bad-1', transaction_id: 'nope', brand_id: 999_999_999 });
     const outcome = await applyCorrection(ctx, c, { actor: 'customer', source: source(2) });
     expect(outcome).toMatchObject({ status: 'rejected', error: { code: 'UNKNOWN_BRAND' } });
@@ -338,9 +345,10 @@ describe.each(backends)('brand store contract on %s', (backend) => {
       transaction_id: 'nope',
       sub_category_id: '5-3',
     });
-    await expect(
-      applyCorrection(ctx, unknownTxn, { actor: 'operator', source: 'test' }),
-    ).rejects.toBeInstanceOf(ChangeRejected);
+    expect(await applyCorrection(ctx, unknownTxn, { actor: 'operator', source: 'test' })).toMatchObject({
+      status: 'rejected',
+      error: { code: 'UNKNOWN_TRANSACTION' },
+    });
     expect(
       (await db.query('SELECT 1 FROM corrections WHERE correction_id = $1', ['c-bad-2'])).rows,
     ).toHaveLength(0);
@@ -361,28 +369,70 @@ describe.each(backends)('brand store contract on %s', (backend) => {
     ).toHaveLength(0);
   });
 
-  it('changes a global mapping only on a quorum of distinct customers, or an operator', async () => {
-    const txns = samples(300, 31, 'bank-g', 'gq');
-    await upsertIndex(db, items(txns, snapshots.current()));
-    const target = txns.find((t) => t.merchant_name !== '' && t.transaction_id !== '')!;
-    const key = (await findIndexed(db, 'bank-g', target.transaction_id))!;
-    const proposal = (n: number, customer: string) =>
+  it('changes a global mapping only on a quorum of distinct owning customers from two tenants, or an operator', async () => {
+    const template = samples(1, 31, 'bank-g', 'gq')[0]!;
+    const shop = 'NAKHEEL DATES TRADING';
+    const at = (tenant: string, id: string, customer: string): EngineTransaction => ({
+      ...template,
+      tenant,
+      transaction_id: id,
+      customer_id: customer,
+      raw_description: `POS ${shop}`,
+      merchant_name: shop,
+    });
+    await upsertIndex(
+      db,
+      items(
+        [
+          at('bank-g', 'g-1', 'alice'),
+          at('bank-g', 'g-2', 'bob'),
+          at('bank-g', 'g-3', 'dave'),
+          at('bank-g2', 'h-1', 'carol'),
+        ],
+        snapshots.current(),
+      ),
+    );
+    const proposal = (n: number, tenant: string, transactionId: string, customer: string) =>
       correction({
         correction_id: `c-global-${n}`,
-        tenant: 'bank-g',
+        tenant,
         customer_id: customer,
-        transaction_id: key.transaction_id,
+        transaction_id: transactionId,
         scope: 'global',
         sub_category_id: '20-1',
       });
-    const apply = (c: Correction) => applyCorrection(ctx, c, { actor: 'customer', source: source(100) });
-    expect(await apply(proposal(1, 'alice'))).toMatchObject({ status: 'proposed', agreeing: 1, needed: 3 });
-    // The same customer again does not count twice.
-    expect(await apply(proposal(2, 'alice'))).toMatchObject({ status: 'proposed', agreeing: 1 });
-    expect(await apply(proposal(3, 'bob'))).toMatchObject({ status: 'proposed', agreeing: 2 });
+    const apply = (c: Correction) =>
+      applyCorrection(ctx, c, { actor: 'customer', source: source(100 + c.correction_id.length) });
+    expect(await apply(proposal(1, 'bank-g', 'g-1', 'alice'))).toMatchObject({
+      status: 'proposed',
+      agreeing: 1,
+      needed: 3,
+    });
+    // The same customer again does not count twice; a customer who does not own the transaction not at all.
+    expect(await apply(proposal(2, 'bank-g', 'g-1', 'alice'))).toMatchObject({
+      status: 'proposed',
+      agreeing: 1,
+    });
+    expect(await apply(proposal(3, 'bank-g', 'g-1', 'mallory'))).toMatchObject({
+      status: 'rejected',
+      error: { code: 'NOT_TRANSACTION_OWNER' },
+    });
+    expect(await apply(proposal(4, 'bank-g', 'g-2', 'bob'))).toMatchObject({
+      status: 'proposed',
+      agreeing: 2,
+    });
+    // Three customers, one tenant: still a proposal.
+    expect(await apply(proposal(5, 'bank-g', 'g-3', 'dave'))).toMatchObject({
+      status: 'proposed',
+      agreeing: 3,
+      tenants: 1,
+    });
     const { rows } = await db.query(`SELECT 1 FROM learned_mappings WHERE tenant = '*'`);
     expect(rows).toHaveLength(0);
-    expect(await apply(proposal(4, 'carol'))).toMatchObject({ status: 'applied', action: 'global-mapping' });
+    expect(await apply(proposal(6, 'bank-g2', 'h-1', 'carol'))).toMatchObject({
+      status: 'applied',
+      action: 'global-mapping',
+    });
     const globals = await db.query<{ sub_category_id: string }>(
       `SELECT sub_category_id FROM learned_mappings WHERE tenant = '*'`,
     );
@@ -390,7 +440,108 @@ describe.each(backends)('brand store contract on %s', (backend) => {
     const statuses = await db.query<{ status: string }>(
       `SELECT status FROM corrections WHERE correction_id LIKE 'c-global-%' ORDER BY correction_id`,
     );
-    expect(statuses.rows.map((r) => r.status)).toEqual(['applied', 'applied', 'applied', 'applied']);
+    expect(statuses.rows.map((r) => r.status)).toEqual([
+      'applied',
+      'applied',
+      'rejected',
+      'applied',
+      'applied',
+      'applied',
+    ]);
+  });
+
+  it('keys corrections by tenant: the same id from two tenants is two corrections, a re-used id is rejected', async () => {
+    const txns = samples(40, 33, 'bank-k', 'kk');
+    const other = samples(40, 33, 'bank-k2', 'kk');
+    await upsertIndex(db, items([...txns, ...other], snapshots.current()));
+    const target = txns.find((t) => t.merchant_name !== '')!;
+    const same = (tenant: string) =>
+      correction({
+        correction_id: 'c-shared-id',
+        tenant,
+        customer_id: target.customer_id,
+        transaction_id: target.transaction_id,
+        scope: 'transaction',
+        sub_category_id: '5-3',
+      });
+    expect(
+      await applyCorrection(ctx, same('bank-k'), { actor: 'customer', source: source(201) }),
+    ).toMatchObject({
+      status: 'applied',
+    });
+    expect(
+      await applyCorrection(ctx, same('bank-k2'), { actor: 'customer', source: source(202) }),
+    ).toMatchObject({
+      status: 'applied',
+    });
+    const reused = { ...same('bank-k'), sub_category_id: '5-4' };
+    expect(await applyCorrection(ctx, reused, { actor: 'customer', source: source(203) })).toMatchObject({
+      status: 'rejected',
+      correctionId: 'feedback:0:203',
+      error: { code: 'CORRECTION_ID_REUSED' },
+    });
+    const { rows } = await db.query<{ tenant: string; status: string }>(
+      `SELECT tenant, status FROM corrections WHERE correction_id IN ('c-shared-id', 'feedback:0:203') ORDER BY tenant, status`,
+    );
+    expect(rows).toEqual([
+      { tenant: 'bank-k', status: 'applied' },
+      { tenant: 'bank-k', status: 'rejected' },
+      { tenant: 'bank-k2', status: 'applied' },
+    ]);
+  });
+
+  it('keeps a brand created from a correction to its tenant until an operator promotes it', async () => {
+    const a = samples(30, 35, 'bank-t', 'tb').find((t) => t.merchant_name !== '')!;
+    const b = { ...a, tenant: 'bank-t2' };
+    await upsertIndex(db, items([a, b], snapshots.current()));
+    const named = (tenant: string, website: string | null) =>
+      correction({
+        correction_id: `c-brand-${tenant}`,
+        tenant,
+        customer_id: a.customer_id,
+        transaction_id: a.transaction_id,
+        new_brand: { name: 'Oasis Corner Bakery', name_ar: null, website },
+      });
+    const first = await applyCorrection(ctx, named('bank-t', 'https://phish.example'), {
+      actor: 'customer',
+      source: source(301),
+    });
+    const second = await applyCorrection(ctx, named('bank-t2', null), {
+      actor: 'customer',
+      source: source(302),
+    });
+    if (first.status !== 'applied' || second.status !== 'applied') throw new Error('not applied');
+    expect(second.brandId).not.toBe(first.brandId);
+    expect(await brandOwner(db, first.brandId!)).toEqual({ owner: 'bank-t' });
+    expect(await brandOwner(db, second.brandId!)).toEqual({ owner: 'bank-t2' });
+    expect((await searchBrands(db, 'Oasis Corner')).map((x) => x.owner_tenant).sort()).toEqual([
+      'bank-t',
+      'bank-t2',
+    ]);
+    expect(await promoteBrand(ctx, first.brandId!)).toMatchObject({
+      status: 'applied',
+      action: 'brand-promote',
+    });
+    expect(await brandOwner(db, first.brandId!)).toEqual({ owner: null });
+  });
+
+  it('sets aside an outbox row Kafka will not take: neither pending nor marked sent', async () => {
+    const pending = await pendingOutbox(db, 10_000);
+    const [victim, next] = pending;
+    expect(next).toBeDefined();
+    expect(await markFailed(db, victim!.id, 'RECORD_TOO_LARGE', 'too large')).toBe(true);
+    expect(await markFailed(db, victim!.id, 'RECORD_TOO_LARGE', 'again')).toBe(false);
+    expect((await pendingOutbox(db, 10_000)).map((r) => r.id)).not.toContain(victim!.id);
+    const before = await outboxCounts(db);
+    await markSent(db, next!.id);
+    const after = await outboxCounts(db);
+    expect(after.failed).toBe(1);
+    expect(after.sent).toBe(before.sent + 1);
+    const { rows } = await db.query<{ sent_at: unknown; failure_code: string }>(
+      'SELECT sent_at, failure_code FROM outbox WHERE id = $1::bigint',
+      [victim!.id],
+    );
+    expect(rows).toEqual([{ sent_at: null, failure_code: 'RECORD_TOO_LARGE' }]);
   });
 
   it('refreshes a snapshot incrementally: mappings patched, catalog changes rebuilt', async () => {
@@ -402,6 +553,7 @@ describe.each(backends)('brand store contract on %s', (backend) => {
       ctx,
       correction({
         correction_id: 'c-refresh',
+        customer_id: target.customer_id,
         tenant: 'bank-r',
         transaction_id: target.transaction_id,
         sub_category_id: '9-1',

@@ -2,6 +2,9 @@
  * Helpers for the brand store and feedback integration tests: a fresh store per test (a new schema
  * on the real PostgreSQL server, or a new PGlite folder), the environment that points a worker
  * child process at it, test transactions, and a read_committed reader that keeps headers.
+ *
+ * Every wait here is bounded and names its step when it gives up (a Kafka client call that retries,
+ * a worker that does not exit), so a hang reports where it hung instead of a bare test timeout.
  */
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,7 +14,39 @@ import { Partitioners, type IHeaders, type Kafka, type Message } from 'kafkajs';
 import pg from 'pg';
 import { openDatabase, quoteIdent, type Database } from '../../src/store/db.js';
 import { uniqueName } from '../support/names.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { sleep, waitFor, withTimeout } from '../support/wait.js';
+import type { WorkerProcess } from '../support/worker-process.js';
+
+/** How long one Kafka client call (connect, send, subscribe, disconnect) may take in a test. */
+const CLIENT_CALL_MS = 30_000;
+
+/** Waits for `promise` at most `ms`; on timeout, fails naming `step`. */
+export function bounded<T>(step: string, promise: Promise<T>, ms = CLIENT_CALL_MS): Promise<T> {
+  return withTimeout(promise, ms, step);
+}
+
+/**
+ * SIGTERM, then wait (bounded) for the exit; a worker still alive then is SIGKILLed and the test
+ * fails naming the step, with the worker's last lines.
+ */
+export async function stopWorker(
+  worker: WorkerProcess,
+  ms = 60_000,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  worker.child.kill('SIGTERM');
+  try {
+    return await withTimeout(worker.exited, ms, 'the worker exiting after SIGTERM');
+  } catch (error) {
+    worker.child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}; its last lines:\n${worker.logs()}`);
+  }
+}
+
+/** SIGKILL and wait (bounded) until the process is gone. */
+export async function killWorker(worker: WorkerProcess, ms = 30_000): Promise<void> {
+  worker.child.kill('SIGKILL');
+  await withTimeout(worker.exited, ms, 'the worker exiting after SIGKILL');
+}
 
 export type Backend = 'postgres' | 'pglite';
 
@@ -93,18 +128,26 @@ export async function produceJson(
   topic: string,
   values: readonly { key: string; value: unknown; tenant?: string; partition?: number }[],
 ): Promise<void> {
-  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
-  await producer.connect();
-  try {
-    const messages: Message[] = values.map((v) => ({
+  await produceMessages(
+    kafka,
+    topic,
+    values.map((v) => ({
       key: v.key,
       value: JSON.stringify(v.value),
       ...(v.partition !== undefined ? { partition: v.partition } : {}),
       ...(v.tenant ? { headers: { 'tenant-id': v.tenant } } : {}),
-    }));
-    await producer.send({ topic, messages });
+    })),
+  );
+}
+
+/** Sends messages as they are (bytes, any headers), each client call bounded. */
+export async function produceMessages(kafka: Kafka, topic: string, messages: Message[]): Promise<void> {
+  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  await bounded(`connecting a producer for ${topic}`, producer.connect());
+  try {
+    await bounded(`sending ${messages.length} message(s) to ${topic}`, producer.send({ topic, messages }));
   } finally {
-    await producer.disconnect();
+    await bounded(`disconnecting the producer for ${topic}`, producer.disconnect());
   }
 }
 
@@ -142,41 +185,45 @@ export async function topicReader(kafka: Kafka, registryUrl: string, topic: stri
   let last = Date.now();
   // The worker or its relay may create the topic a moment from now.
   const admin = kafka.admin();
-  await admin.connect();
+  await bounded('connecting an admin client', admin.connect());
   try {
     await waitFor(async () => (await admin.listTopics()).includes(topic), {
       timeoutMs: 60_000,
       description: `topic ${topic} to exist`,
     });
   } finally {
-    await admin.disconnect();
+    await bounded('disconnecting an admin client', admin.disconnect());
   }
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  await consumer.run({
-    eachMessage: async ({ partition, message }) => {
-      let value: Record<string, unknown>;
-      const raw = message.value;
-      if (raw && raw[0] === 0) value = (await registry.decode(raw)) as Record<string, unknown>;
-      else {
-        try {
-          value = JSON.parse(raw?.toString('utf8') ?? 'null') as Record<string, unknown>;
-        } catch {
-          value = { text: raw?.toString('utf8') };
+  await bounded(`connecting a reader of ${topic}`, consumer.connect());
+  await bounded(`subscribing a reader to ${topic}`, consumer.subscribe({ topic, fromBeginning: true }));
+  await bounded(
+    `a reader of ${topic} joining its group`,
+    consumer.run({
+      eachMessage: async ({ partition, message }) => {
+        let value: Record<string, unknown>;
+        const raw = message.value;
+        if (raw && raw[0] === 0) value = (await registry.decode(raw)) as Record<string, unknown>;
+        else {
+          try {
+            value = JSON.parse(raw?.toString('utf8') ?? 'null') as Record<string, unknown>;
+          } catch {
+            value = { text: raw?.toString('utf8') };
+          }
         }
-      }
-      records.push({
-        partition,
-        offset: message.offset,
-        key: message.key?.toString('utf8') ?? null,
-        headers: headerMap(message.headers),
-        value,
-        raw,
-        receivedAt: Date.now(),
-      });
-      last = Date.now();
-    },
-  });
+        records.push({
+          partition,
+          offset: message.offset,
+          key: message.key?.toString('utf8') ?? null,
+          headers: headerMap(message.headers),
+          value,
+          raw,
+          receivedAt: Date.now(),
+        });
+        last = Date.now();
+      },
+    }),
+    60_000,
+  );
   return {
     records,
     async until(n: number, timeoutMs = 60_000, what = `${n} records on ${topic}`) {
@@ -186,7 +233,7 @@ export async function topicReader(kafka: Kafka, registryUrl: string, topic: stri
       const deadline = Date.now() + timeoutMs;
       while (Date.now() - last < idleMs && Date.now() < deadline) await sleep(200);
     },
-    stop: () => consumer.disconnect(),
+    stop: () => bounded(`disconnecting the reader of ${topic}`, consumer.disconnect()),
   };
 }
 

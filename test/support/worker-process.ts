@@ -57,16 +57,26 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
     exited,
     logs,
     async waitUntilReady(timeoutMs = 60_000) {
-      let dead = false;
-      void exited.then(() => (dead = true));
-      await waitFor(
-        async () => {
-          if (dead) throw new Error(`worker exited before it was ready:\n${logs()}`);
-          const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null);
-          return res?.status === 200;
-        },
-        { timeoutMs, intervalMs: 200, description: `worker on port ${port} ready` },
-      );
+      // A worker that dies while starting fails the wait at once (waitFor would take the error
+      // thrown by its probe for a passing one and keep polling until its timeout).
+      let ready = false;
+      const died = exited.then(() => {
+        if (!ready) throw new Error(`worker exited before it was ready:\n${logs()}`);
+      });
+      died.catch(() => undefined);
+      await Promise.race([
+        waitFor(
+          async () => {
+            const res = await fetch(`http://127.0.0.1:${port}/readyz`, {
+              signal: AbortSignal.timeout(5_000),
+            }).catch(() => null);
+            return res?.status === 200;
+          },
+          { timeoutMs, intervalMs: 200, description: `worker on port ${port} ready` },
+        ),
+        died,
+      ]);
+      ready = true;
     },
   };
 }

@@ -32,7 +32,8 @@ const OUTSIDE_THE_POLICY: Record<string, string> = {
   ApiError: 'an HTTP answer with the API’s own codes (src/api/errors.ts)',
   AvroBoundsError: 'caught in the registry codec and returned as AVRO_DECODE_FAILED',
   StoreInUseError: 'the embedded store is held by another process: start-up stops',
-  ChangeRejected: 'an operator’s change the CLI prints; never reaches a retry loop',
+  Rejection:
+    'a change’s data error thrown to roll its transaction back; the use case returns it as the outcome',
   StopWorker: 'carries PROCESSING_FAILED: the worker stops on a bug by configuration',
 };
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkAgainstCatalog,
+  contentDigest,
+  LIMITS,
+  reporterDigest,
   validateCorrection,
   type Correction,
 } from '../../../src/feedback/correction.js';
@@ -91,7 +93,56 @@ describe('validateCorrection', () => {
       'correction_id',
       /required/,
     ],
-    ['an empty tenant', { ...base, tenant: ' ', brand_id: 3 }, 'tenant', /non-empty/],
+    ['an empty tenant', { ...base, tenant: ' ', brand_id: 3 }, 'tenant', /1-64 of/],
+    ['the global marker as tenant', { ...base, tenant: '*', brand_id: 3 }, 'tenant', /1-64 of/],
+    ['a tenant with a NUL byte', { ...base, tenant: 'bank\u0000a', brand_id: 3 }, 'tenant', /1-64 of/],
+    ['a 65-character tenant', { ...base, tenant: 'b'.repeat(65), brand_id: 3 }, 'tenant', /1-64 of/],
+    [
+      'a NUL byte in an id',
+      { ...base, transaction_id: 'tx\u0000', brand_id: 3 },
+      'transaction_id',
+      /control/,
+    ],
+    [
+      'a 10 KB transaction id',
+      { ...base, transaction_id: 'x'.repeat(10_000), brand_id: 3 },
+      'transaction_id',
+      /at most 200/,
+    ],
+    ['a brand id beyond 32 bits', { ...base, brand_id: 2 ** 31 }, 'brand_id', /too large/],
+    [
+      'a NUL byte in a new brand name',
+      { ...base, new_brand: { name: 'Corner\u0000Bakery' } },
+      'new_brand.name',
+      /control/,
+    ],
+    [
+      'a bidirectional override in a new brand name',
+      { ...base, new_brand: { name: 'Corner \u202eyrekab' } },
+      'new_brand.name',
+      /bidirectional/,
+    ],
+    [
+      'a 300,000-character Arabic name',
+      { ...base, new_brand: { name: 'Corner Bakery', name_ar: 'م'.repeat(300_000) } },
+      'new_brand.name_ar',
+      /at most 120/,
+    ],
+    [
+      'a 200 KB website',
+      {
+        ...base,
+        new_brand: { name: 'Corner Bakery', website: `https://corner.example/${'a'.repeat(200_000)}` },
+      },
+      'new_brand.website',
+      /at most 512/,
+    ],
+    [
+      'a website with a tab (URL parsing would drop it)',
+      { ...base, new_brand: { name: 'Corner Bakery', website: 'https://corner.exa\tmple' } },
+      'new_brand.website',
+      /control/,
+    ],
     ['a non-integer brand id', { ...base, brand_id: 1.5 }, 'brand_id', /.+/],
     ['a malformed sub-category', { ...base, sub_category_id: 'food' }, 'sub_category_id', /like "4-2"/],
     ['a new brand without a name', { ...base, new_brand: { name: '' } }, 'new_brand.name', /non-empty/],
@@ -114,35 +165,30 @@ describe('validateCorrection', () => {
   });
 });
 
-describe('checkAgainstCatalog', () => {
-  const catalog = {
-    hasBrand: (id: number) => id === 17,
-    categoryOf: (sub: string) => ({ '4-2': '4', '6-1': '6' })[sub],
-  };
+describe('limits', () => {
+  it('accepts new brand texts right at their limits', () => {
+    const c = ok({
+      ...base,
+      new_brand: {
+        name: 'N'.repeat(LIMITS.brandName),
+        name_ar: 'م'.repeat(LIMITS.brandNameAr),
+        website: `https://e.example/${'a'.repeat(LIMITS.website - 'https://e.example/'.length)}`,
+      },
+    });
+    expect(c.new_brand?.name).toHaveLength(LIMITS.brandName);
+  });
+});
 
-  it('passes known brands and sub-categories', () => {
-    expect(
-      checkAgainstCatalog(ok({ ...base, brand_id: 17, sub_category_id: '4-2', category_id: '4' }), catalog),
-    ).toBeNull();
+describe('digests', () => {
+  it('tells the same correction from one with other content, whatever its time stamp', () => {
+    const c = ok({ ...base, brand_id: 17 });
+    expect(contentDigest({ ...c, reported_at: 1 })).toBe(contentDigest(c));
+    expect(contentDigest({ ...c, brand_id: 18 })).not.toBe(contentDigest(c));
+    expect(contentDigest({ ...c, tenant: 'bank-b' })).not.toBe(contentDigest(c));
   });
 
-  it('names an unknown brand id', () => {
-    expect(checkAgainstCatalog(ok({ ...base, brand_id: 18 }), catalog)).toMatchObject({
-      code: 'UNKNOWN_BRAND',
-      field: 'brand_id',
-    });
-  });
-
-  it('names an unknown sub-category, and one that is not in the given category', () => {
-    expect(checkAgainstCatalog(ok({ ...base, sub_category_id: '99-1' }), catalog)).toMatchObject({
-      code: 'UNKNOWN_SUB_CATEGORY',
-      field: 'sub_category_id',
-    });
-    expect(
-      checkAgainstCatalog(ok({ ...base, category_id: '4', sub_category_id: '6-1' }), catalog),
-    ).toMatchObject({
-      code: 'UNKNOWN_SUB_CATEGORY',
-      field: 'category_id',
-    });
+  it('counts a customer per tenant: the same id in two tenants is two people', () => {
+    expect(reporterDigest('bank-a', 'c-1')).not.toBe(reporterDigest('bank-b', 'c-1'));
+    expect(reporterDigest('bank-a', 'c-1')).toBe(reporterDigest('bank-a', 'c-1'));
   });
 });

@@ -1,16 +1,18 @@
 /**
- * Re-enrichment: the engine run again, with the snapshot after a change, on the fields the index
- * kept, giving revision + 1 of each affected transaction's v3 record (and the index update that goes
- * with it).
+ * Step 6, re-enrich: the engine run again, with the snapshot after a change, on the fields the index
+ * kept, giving revision + 1 of each affected transaction's v3 record (for the outbox) and the index
+ * update that goes with it.
  */
-import { enrichBatch } from '../engine/enrich.js';
-import { normalizeText } from '../engine/normalize.js';
-import { toV3Record } from '../engine/records.js';
-import type { Snapshot } from '../engine/snapshot.js';
-import type { EngineTransaction, Enrichment, HistoryEntry } from '../engine/types.js';
-import { HEADER, enrichHeader } from '../kafka/headers.js';
-import type { IndexRow, IndexUpdate } from '../store/index-store.js';
-import { FEEDBACK_HEADER, type OutboxMessage } from './outbox.js';
+import { enrichBatch } from '../../engine/enrich.js';
+import { normalizeText } from '../../engine/normalize.js';
+import { toV3Record } from '../../engine/records.js';
+import type { Snapshot } from '../../engine/snapshot.js';
+import type { EngineTransaction, Enrichment, HistoryEntry } from '../../engine/types.js';
+import { HEADER, enrichHeader } from '../../kafka/headers.js';
+import type { ChangeTx } from '../../store/change-store.js';
+import type { IndexRow, IndexUpdate } from '../../store/index-store.js';
+import type { OutboxMessage } from '../../store/outbox.js';
+import { FEEDBACK_HEADER } from '../headers.js';
 
 export type ReenrichReason =
   'correction:transaction' | 'correction:merchant' | 'correction:global' | 'brand-update';
@@ -159,4 +161,20 @@ export function reenrich(
     });
   });
   return { messages, updates };
+}
+
+/**
+ * Re-enriches `affected` with `snapshot` in the change's transaction: their customers' other indexed
+ * transactions are the history, the index gets revision + 1; returns the records for the outbox.
+ */
+export async function reenrichAffected(
+  tx: Pick<ChangeTx, 'historyExcluding' | 'updateIndexed'>,
+  affected: readonly IndexRow[],
+  snapshot: Snapshot,
+  options: ReenrichOptions,
+): Promise<OutboxMessage[]> {
+  const history = await tx.historyExcluding(affected);
+  const result = reenrich(affected, snapshot, history, options);
+  await tx.updateIndexed(result.updates);
+  return result.messages;
 }

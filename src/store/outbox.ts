@@ -1,14 +1,15 @@
 /**
  * The transactional outbox: a change and what it must emit commit in one database transaction;
- * the relay (relay.ts) publishes the rows to Kafka afterwards and marks them sent.
+ * the relay (src/feedback/relay.ts) publishes the rows to Kafka afterwards and marks them sent.
  *
  * Rows are one of three kinds, each bound for one topic: `reenriched` (REENRICHED_TOPIC, the v3
  * record kept as JSON and Avro-encoded by the relay, so a registry outage never blocks a
  * correction), `brand-change` (BRAND_CHANGES_TOPIC, JSON) and `dead-letter` (DLQ_TOPIC, the
- * original bytes of a rejected correction).
+ * original bytes of a rejected correction). A row Kafka will never take is marked failed with its
+ * reason (`markFailed`) and left out of the pending rows, so it cannot hold back the ones after it.
  */
 import type { IHeaders } from 'kafkajs';
-import type { Queryable } from '../store/db.js';
+import type { Queryable } from './db.js';
 
 export type OutboxKind = 'reenriched' | 'brand-change' | 'dead-letter';
 
@@ -34,17 +35,6 @@ export interface OutboxRow {
   readonly correctionId: string | null;
 }
 
-/** Header names the feedback pipeline adds (besides src/pipeline/headers.ts). */
-export const FEEDBACK_HEADER = {
-  /** The outbox row a published record came from: consumers can de-duplicate on it. */
-  outboxId: 'x-outbox-id',
-  /** Why a record was enriched again: correction:transaction|merchant|global, brand-update. */
-  reenrichReason: 'x-reenrich-reason',
-  correctionId: 'x-correction-id',
-  previousRevision: 'x-previous-revision',
-  changeType: 'x-change-type',
-} as const;
-
 const CHUNK = 1000;
 
 function b64(value: Buffer | string | null | undefined): string | null {
@@ -58,7 +48,12 @@ function headerList(headers: IHeaders): [string, string][] {
     const values = Array.isArray(value) ? value : [value];
     for (const v of values) {
       if (v === undefined) continue;
-      out.push([name, (Buffer.isBuffer(v) ? v : Buffer.from(String(v), 'utf8')).toString('base64')]);
+      // jsonb cannot hold U+0000: a header name carrying one (only a hostile record's would) keeps
+      // U+FFFD in its place, so that the dead letter of that record can still be written.
+      out.push([
+        name.replaceAll('\u0000', '\ufffd'),
+        (Buffer.isBuffer(v) ? v : Buffer.from(String(v), 'utf8')).toString('base64'),
+      ]);
     }
   }
   return out;
@@ -87,7 +82,7 @@ export async function enqueue(q: Queryable, messages: readonly OutboxMessage[]):
   }
 }
 
-/** Unsent rows in id order. */
+/** Rows neither sent nor set aside as failed, in id order. */
 export async function pendingOutbox(q: Queryable, limit: number): Promise<OutboxRow[]> {
   const { rows } = await q.query<{
     id: string;
@@ -100,7 +95,7 @@ export async function pendingOutbox(q: Queryable, limit: number): Promise<Outbox
   }>(
     `SELECT id::text AS id, kind, encode(msg_key, 'base64') AS k, encode(msg_value, 'base64') AS v, record, headers,
             correction_id
-     FROM outbox WHERE sent_at IS NULL ORDER BY outbox.id LIMIT $1`,
+     FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL ORDER BY outbox.id LIMIT $1`,
     [limit],
   );
   return rows.map((r) => ({
@@ -116,19 +111,41 @@ export async function pendingOutbox(q: Queryable, limit: number): Promise<Outbox
   }));
 }
 
-/** Marks every unsent row up to and including `id` as sent; returns how many. */
+/** Marks every unsent row up to and including `id` as sent (failed rows stay failed); returns how many. */
 export async function markSent(q: Queryable, id: string): Promise<number> {
   const { rowCount } = await q.query(
-    'UPDATE outbox SET sent_at = now() WHERE sent_at IS NULL AND id <= $1::bigint',
+    'UPDATE outbox SET sent_at = now() WHERE sent_at IS NULL AND failed_at IS NULL AND id <= $1::bigint',
     [id],
   );
   return rowCount;
 }
 
-export async function outboxCounts(q: Queryable): Promise<{ pending: number; sent: number }> {
-  const { rows } = await q.query<{ pending: string; sent: string }>(
-    `SELECT count(*) FILTER (WHERE sent_at IS NULL)::text AS pending,
-            count(*) FILTER (WHERE sent_at IS NOT NULL)::text AS sent FROM outbox`,
+/** Sets a row Kafka will never take aside, with the catalog code and the reason; true if it was pending. */
+export async function markFailed(q: Queryable, id: string, code: string, reason: string): Promise<boolean> {
+  const { rowCount } = await q.query(
+    `UPDATE outbox SET failed_at = now(), failure_code = $2, failure_reason = $3
+     WHERE id = $1::bigint AND sent_at IS NULL AND failed_at IS NULL`,
+    [id, code, reason.slice(0, 2_000)],
   );
-  return { pending: Number(rows[0]?.pending ?? 0), sent: Number(rows[0]?.sent ?? 0) };
+  return rowCount > 0;
+}
+
+export interface OutboxCounts {
+  readonly pending: number;
+  readonly sent: number;
+  /** Rows set aside because Kafka would not take them (see markFailed). */
+  readonly failed: number;
+}
+
+export async function outboxCounts(q: Queryable): Promise<OutboxCounts> {
+  const { rows } = await q.query<{ pending: string; sent: string; failed: string }>(
+    `SELECT count(*) FILTER (WHERE sent_at IS NULL AND failed_at IS NULL)::text AS pending,
+            count(*) FILTER (WHERE sent_at IS NOT NULL)::text AS sent,
+            count(*) FILTER (WHERE failed_at IS NOT NULL)::text AS failed FROM outbox`,
+  );
+  return {
+    pending: Number(rows[0]?.pending ?? 0),
+    sent: Number(rows[0]?.sent ?? 0),
+    failed: Number(rows[0]?.failed ?? 0),
+  };
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadReferenceData } from '../../../src/data/load.js';
-import { buildSnapshot } from '../../../src/engine/snapshot.js';
-import { reenrich, toEngineTransaction } from '../../../src/feedback/reenrich.js';
-import type { IndexRow } from '../../../src/store/index-store.js';
+import { loadReferenceData } from '../../../../src/data/load.js';
+import { buildSnapshot } from '../../../../src/engine/snapshot.js';
+import { reenrich, reenrichAffected, toEngineTransaction } from '../../../../src/feedback/steps/reenrich.js';
+import type { IndexRow } from '../../../../src/store/index-store.js';
+import { ikea as fixtureIkea, indexed, setup } from '../../../fakes/feedback-fixtures.js';
 
 const data = loadReferenceData();
 const snapshot = buildSnapshot(data);
@@ -88,5 +89,21 @@ describe('re-enrichment', () => {
       'x-correction-id': 'c-1',
       'x-previous-revision': '1',
     });
+  });
+});
+
+describe('reenrichAffected', () => {
+  it('writes revision + 1 to the index in the change and returns the records for the outbox', async () => {
+    const { store } = setup([indexed('bank-a', 'tx-1', 'cust-1', 'STARBUCKS DUBAI MALL')]);
+    const messages = await store.change(async (tx) => {
+      const row = (await tx.findIndexed('bank-a', 'tx-1'))!;
+      const view = await tx.view();
+      return reenrichAffected(tx, [{ ...row, override_brand_id: fixtureIkea.id }], view.snapshot, {
+        ...options,
+        emit: 'changed',
+      });
+    });
+    expect(messages.map((m) => m.record?.brand_id)).toEqual([fixtureIkea.id]);
+    expect(store.indexed('bank-a', 'tx-1')).toMatchObject({ brand_id: fixtureIkea.id, revision: 2 });
   });
 });
