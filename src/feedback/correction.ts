@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { dataError, type DataError } from '../errors/catalog.js';
-import { TENANT_ID_PATTERN, TENANT_ID_RULE } from '../store/tenant-id.js';
+import { TENANT_ID_PATTERN, TENANT_ID_RULE } from '../contract/tenant.js';
 
 export const SCOPES = ['transaction', 'merchant', 'global'] as const;
 export type Scope = (typeof SCOPES)[number];

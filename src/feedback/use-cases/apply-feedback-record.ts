@@ -9,7 +9,7 @@
  */
 import { dataError } from '../../errors/catalog.js';
 import { HEADER } from '../../kafka/headers.js';
-import { isTenantId, TENANT_ID_RULE } from '../../store/tenant-id.js';
+import { isTenantId, TENANT_ID_RULE } from '../../contract/tenant.js';
 import { validateCorrection, type Correction } from '../correction.js';
 import type { Decoded } from '../decode.js';
 import type { ApplyContext, ApplyOutcome, DeadLetterReason, FeedbackSource } from '../outcome.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tenantIdSchema } from '../../../src/api/tenants.js';
-import { isTenantId } from '../../../src/store/tenant-id.js';
+import { isTenantId } from '../../../src/contract/tenant.js';
 
 const samples = [
   'bank-a',
@@ -17,7 +17,7 @@ const samples = [
   'é',
 ];
 
-describe('tenant ids at the store’s doors', () => {
+describe('tenant ids at every door', () => {
   it('follow the API’s tenant pattern exactly', () => {
     for (const sample of samples)
       expect(isTenantId(sample), sample).toBe(tenantIdSchema.safeParse(sample).success);
