@@ -4,8 +4,11 @@
  * at SOAK_RATE records/s (default 1,000), SOAK_POISON_SHARE of them poison (default 0.01), one of
  * every class of issue 12 in turn:
  *
- *   long-token (H1), nul-field / long-id / nul-tenant / star-tenant (H2), near-limit (H3),
- *   avro-hostile (M5), invalid-utf8 (E1), not-json, bad-magic, empty-value.
+ *   raw topic:      long-token (H1), nul-field / long-id / nul-tenant / star-tenant (H2),
+ *                   near-limit (H3), avro-hostile (M5), invalid-utf8 (E1), not-json, bad-magic,
+ *                   empty-value;
+ *   feedback topic: huge-correction (H4), invented-customer (H5), star-correction (H6),
+ *                   not-owner / tenant-mismatch (M2), reused-id (M3), huge-brand (M4), nul-correction.
  *
  * At the end, a `read_committed` reader checks every id: each good transaction enriched exactly once,
  * each poison record dead-lettered exactly once (and never enriched); `/readyz` is polled every second
@@ -34,6 +37,18 @@ const run = `soak-${Date.now().toString(36)}`;
 const SCHEMA = run.replace(/\W/g, '_');
 const POISON_HEADER = 'x-soak-poison';
 
+const FEEDBACK_CLASSES = [
+  'huge-correction',
+  'invented-customer',
+  'star-correction',
+  'not-owner',
+  'tenant-mismatch',
+  'reused-id',
+  'huge-brand',
+  'nul-correction',
+] as const;
+type FeedbackClass = (typeof FEEDBACK_CLASSES)[number];
+
 const CLASSES = [
   'long-token',
   'nul-field',
@@ -57,10 +72,18 @@ async function main(): Promise<void> {
   const kafka = new Kafka({ clientId: run, brokers, logLevel: logLevel.ERROR });
   const admin = kafka.admin();
   await admin.connect();
-  const topics = { raw: `${run}.raw`, out: `${run}.enriched`, dlq: `${run}.dlq` };
+  const topics = {
+    raw: `${run}.raw`,
+    out: `${run}.enriched`,
+    dlq: `${run}.dlq`,
+    feedback: `${run}.feedback`,
+  };
   await admin.createTopics({
     waitForLeaders: true,
-    topics: [{ topic: topics.raw, numPartitions: PARTITIONS }],
+    topics: [
+      { topic: topics.raw, numPartitions: PARTITIONS },
+      { topic: topics.feedback, numPartitions: 3 },
+    ],
   });
   const hostileSchemaId = await hostileSchema(registryUrl, topics.raw);
 
@@ -75,7 +98,7 @@ async function main(): Promise<void> {
       INPUT_TOPICS: topics.raw,
       OUTPUT_TOPIC: topics.out,
       DLQ_TOPIC: topics.dlq,
-      FEEDBACK_TOPIC: `${run}.feedback`,
+      FEEDBACK_TOPIC: topics.feedback,
       REENRICHED_TOPIC: `${run}.reenriched`,
       BRAND_CHANGES_TOPIC: `${run}.brand-changes`,
       CONSUMER_GROUP: run,
@@ -105,17 +128,21 @@ async function main(): Promise<void> {
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, idempotent: true });
   await producer.connect();
   const good = new Set<string>();
-  const poison = new Map<string, PoisonClass>();
+  const poison = new Map<string, PoisonClass | FeedbackClass>();
   const total = Math.round(MINUTES * 60 * RATE);
   const perTick = Math.max(1, Math.round((RATE * TICK_MS) / 1000));
   const started = Date.now();
   let sent = 0;
   let nearLimit: Message[] = [];
+  /** Good transactions already sent, that feedback poison can point at. */
+  const sentGood: Record<string, unknown>[] = [];
+  let rawCount = 0;
+  let feedbackCount = 0;
   while (sent < total) {
     const batch: Message[] = [];
     for (let i = 0; i < perTick && sent < total; i++, sent++) {
       if (sent % Math.round(1 / POISON_SHARE) === 7) {
-        const cls = CLASSES[poison.size % CLASSES.length] as PoisonClass;
+        const cls = CLASSES[rawCount++ % CLASSES.length] as PoisonClass;
         const id = `${cls}-${poison.size}`;
         poison.set(id, cls);
         const message = poisonMessage(
@@ -131,6 +158,11 @@ async function main(): Promise<void> {
       }
       const id = `${run}-${sent}`;
       good.add(id);
+      if (sentGood.length < 1_000)
+        sentGood.push({
+          transaction_id: id,
+          customer_id: (samples[sent % samples.length] as Record<string, unknown>).customer_id,
+        });
       const t: Record<string, unknown> = {
         ...(samples[sent % samples.length] as Record<string, unknown>),
         transaction_id: id,
@@ -142,6 +174,15 @@ async function main(): Promise<void> {
       });
     }
     await producer.send({ topic: topics.raw, messages: batch, acks: -1 });
+    // Feedback poison at the same share of the feedback traffic's size as raw poison: one per tick.
+    if (sentGood.length > 10 && (sent / perTick) % Math.round(1 / POISON_SHARE / 10) === 0) {
+      const cls = FEEDBACK_CLASSES[feedbackCount++ % FEEDBACK_CLASSES.length] as FeedbackClass;
+      const id = `${cls}-${poison.size}`;
+      poison.set(id, cls);
+      const target = sentGood[poison.size % sentGood.length] as Record<string, unknown>;
+      for (const m of feedbackPoison(cls, id, target))
+        await producer.send({ topic: topics.feedback, messages: [m], acks: -1 });
+    }
     for (const m of nearLimit) await producer.send({ topic: topics.raw, messages: [m], acks: -1 });
     nearLimit = [];
     const due = started + (sent / RATE) * 1000;
@@ -157,7 +198,7 @@ async function main(): Promise<void> {
   clearInterval(poll);
   worker.kill('SIGTERM');
   const exit = await new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
-  await admin.deleteTopics({ topics: [topics.raw, topics.out, topics.dlq] }).catch(() => undefined);
+  await admin.deleteTopics({ topics: Object.values(topics) }).catch(() => undefined);
   await admin.disconnect();
   await dropSchema();
 
@@ -169,7 +210,7 @@ async function main(): Promise<void> {
     good: good.size,
     poison: poison.size,
     poison_by_class: Object.fromEntries(
-      CLASSES.map((c) => [c, [...poison.values()].filter((v) => v === c).length]),
+      [...CLASSES, ...FEEDBACK_CLASSES].map((c) => [c, [...poison.values()].filter((v) => v === c).length]),
     ),
     ...verdict,
     readiness_polls: readiness.polls,
@@ -243,12 +284,71 @@ function poisonMessage(
   }
 }
 
+/**
+ * Corrections that must each be dead-lettered once: the reused id is two records (the second, with
+ * other content, is the poison one; the first is a valid correction and applied).
+ */
+function feedbackPoison(cls: FeedbackClass, id: string, target: Record<string, unknown>): Message[] {
+  const headers: IHeaders = { [POISON_HEADER]: id, 'tenant-id': 'soak-bank' };
+  const correction = (overrides: Record<string, unknown>) =>
+    JSON.stringify({
+      correction_id: id,
+      tenant: 'soak-bank',
+      transaction_id: target.transaction_id,
+      customer_id: target.customer_id,
+      brand_id: null,
+      new_brand: null,
+      category_id: '10',
+      sub_category_id: '10-1',
+      scope: 'transaction',
+      reported_at: Date.now(),
+      ...overrides,
+    });
+  switch (cls) {
+    case 'huge-correction':
+      return [{ key: id, value: correction({ customer_id: 'c'.repeat(900_000) }), headers }];
+    case 'invented-customer':
+      return [{ key: id, value: correction({ customer_id: `invented-${id}`, scope: 'global' }), headers }];
+    case 'star-correction':
+      return [
+        {
+          key: id,
+          value: correction({ tenant: '*', scope: 'merchant' }),
+          headers: { ...headers, 'tenant-id': '*' },
+        },
+      ];
+    case 'not-owner':
+      return [{ key: id, value: correction({ customer_id: 'someone-else' }), headers }];
+    case 'tenant-mismatch':
+      return [{ key: id, value: correction({ tenant: 'other-bank' }), headers }];
+    case 'reused-id':
+      return [
+        { key: id, value: correction({}), headers: { 'tenant-id': 'soak-bank' } },
+        { key: id, value: correction({ sub_category_id: '10-2' }), headers },
+      ];
+    case 'huge-brand':
+      return [
+        {
+          key: id,
+          value: correction({
+            new_brand: { name: 'Soak Brand', name_ar: 'ب'.repeat(300_000), website: null },
+          }),
+          headers,
+        },
+      ];
+    case 'nul-correction':
+      return [
+        { key: id, value: correction({ transaction_id: `${String(target.transaction_id)}\u0000` }), headers },
+      ];
+  }
+}
+
 async function verify(
   kafka: InstanceType<typeof Kafka>,
   registryUrl: string,
   topics: { out: string; dlq: string },
   good: Set<string>,
-  poison: Map<string, PoisonClass>,
+  poison: Map<string, PoisonClass | FeedbackClass>,
 ) {
   const registry = new SchemaRegistry({ host: registryUrl });
   const enriched = new Map<string, number>();
