@@ -33,8 +33,12 @@ const brandFields = {
   id: z.number().int().positive(),
   slug,
   name: z.string().min(1),
-  name_ar: arabic,
-  name_ar_source: z.enum(['official', 'transliteration']),
+  /**
+   * Absent only for brands imported from name-suggestion-index without an Arabic name there: an
+   * absent name is honest, a machine transliteration would not be (v3 returns null).
+   */
+  name_ar: arabic.optional(),
+  name_ar_source: z.enum(['official', 'transliteration']).optional(),
   website: z.url().optional(),
   sub_category_id: subCategoryId,
   aliases: z.array(z.string().min(1)).min(1),
@@ -83,6 +87,8 @@ export const brandSchema = z.object({
    * app's food delivery. The MCC or a line word in the text picks the line's sub-category.
    */
   lines: z.array(slug).default([]),
+  /** The name-suggestion-index item an imported brand comes from (it keeps the brand's id stable). */
+  nsi_id: z.string().min(1).optional(),
 });
 export type Brand = z.infer<typeof brandSchema>;
 

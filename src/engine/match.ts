@@ -202,11 +202,11 @@ function collect(
 }
 
 /**
- * What besides the word itself says a weak alias leading the merchant's name is the brand: a
- * processor prefix before it, another alias of the same brand in the text, a category word of the
- * brand's trade (`HILTON RIYADH HOTEL`), or the account's country among the brand's when the word
- * does not start a longer name (`NEXT 0412 LONDON` in Britain, not `KAREEM KARAK CAFETERIA`). A
- * worldwide brand's country says nothing.
+ * What besides the word itself says a weak alias leading the merchant's name is the brand: another
+ * alias of the same brand in the text; else, when the word does not start a longer name (`KAREEM
+ * KARAK CAFETERIA`, `IZ *THE COFFEE CART`), a processor prefix before it, a category word of the
+ * brand's trade (`HILTON RIYADH HOTEL`) or the account's country among the brand's (`NEXT 0412
+ * LONDON` in Britain). A worldwide brand's country says nothing.
  */
 function secondSignal(
   m: TokenMatch<AliasRef>,
@@ -215,17 +215,16 @@ function secondSignal(
   country: string,
   snapshot: Snapshot,
 ): boolean {
-  if (source.prefixed) return true;
   const brand = m.value.brand;
   for (const o of matches) {
     if (o !== m && o.value.brand.family === brand.family && (o.end <= m.start || o.start >= m.end))
       return true;
   }
-  if (namesTheTrade(m, source, snapshot)) return true;
+  if (startsALongerName(m, matches, source, snapshot)) return false;
   return (
-    brand.countries !== null &&
-    brand.countries.has(country) &&
-    !startsALongerName(m, matches, source, snapshot)
+    source.prefixed ||
+    namesTheTrade(m, source, snapshot) ||
+    (brand.countries !== null && brand.countries.has(country))
   );
 }
 

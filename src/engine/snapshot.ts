@@ -348,7 +348,8 @@ function toEntry(
     id: b.id,
     slug: b.slug,
     name: b.name,
-    name_ar: b.name_ar,
+    // An imported brand may have no Arabic name: empty, as for a brand created from a report.
+    name_ar: b.name_ar ?? '',
     logo: b.logo,
     website: b.website ?? parent?.website ?? null,
     family,

@@ -83,7 +83,7 @@ describe('property: no dictionary word alone yields a brand', () => {
     const lists = loadWordLists();
     const arabicNames = [...lists.givenNames].filter((w) => /[\u0600-\u06ff]/.test(w));
     const arabicAliases = data.brands.flatMap((b) =>
-      [b.name_ar, ...b.aliases, ...b.weak_aliases].filter(
+      [b.name_ar ?? '', ...b.aliases, ...b.weak_aliases].filter(
         (a) => /[\u0600-\u06ff]/.test(a) && tokenize(a).length === 1 && lists.arabicWord(a.trim()),
       ),
     );
