@@ -142,7 +142,12 @@ export function enrichV3(body: unknown, tenant: ResolvedTenant, snapshot: Snapsh
   return {
     success: true,
     message: '',
-    data: results.map((e, i) => toV3Record(e, transactions[i]?.ref_id, { logoBaseUrl: tenant.logoBaseUrl })),
+    data: results.map((e, i) =>
+      toV3Record(e, transactions[i]?.ref_id, {
+        logoBaseUrl: tenant.logoBaseUrl,
+        arabicLogos: tenant.arabicEnabled,
+      }),
+    ),
   };
 }
 

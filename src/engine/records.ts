@@ -21,8 +21,19 @@ export interface V3Record {
 }
 
 export interface V3Options {
-  /** Prefix for logo paths (`https://cdn.example.com/logos/`); v3 returns full locations. */
+  /**
+   * Public base URL of the API serving GET /logos/{brand_id} (`https://enrich.example.com`); v3
+   * returns full locations. Empty: the path alone.
+   */
   readonly logoBaseUrl: string;
+  /** The tenant reads Arabic: the logo shows Arabic initials when it is a generated one. */
+  readonly arabicLogos?: boolean;
+}
+
+/** Where a brand's logo is served (src/api/logos.ts). */
+export function logoUrl(brandId: number, options: V3Options): string {
+  const path = `logos/${brandId}${options.arabicLogos ? '?lang=ar' : ''}`;
+  return options.logoBaseUrl ? joinUrl(options.logoBaseUrl, path) : `/${path}`;
 }
 
 /**
@@ -33,7 +44,7 @@ export function toV3Record(e: Enrichment, refId: string | null | undefined, opti
   return {
     brand_id: e.brand?.id ?? null,
     brand_name: e.display_name,
-    brand_logo: e.brand ? joinUrl(options.logoBaseUrl, e.brand.logo) : null,
+    brand_logo: e.brand ? logoUrl(e.brand.id, options) : null,
     // A brand created from a report may have no Arabic name yet: null, never an empty string.
     brand_name_ar: e.brand?.name_ar || null,
     brand_url: e.brand?.website ?? null,
@@ -104,6 +115,5 @@ export function globalTransactionId(tenant: string, transactionId: string): stri
 }
 
 function joinUrl(base: string, path: string): string {
-  if (!base) return path;
   return base.endsWith('/') ? base + path : `${base}/${path}`;
 }

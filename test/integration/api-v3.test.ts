@@ -64,9 +64,8 @@ describe('v3 enrichment over HTTP', () => {
     );
     const record = own.data[0]!;
     expect(record.brand_name).toBe('Starbucks');
-    expect(record.brand_logo).toMatch(/^https:\/\/cdn\.example\.com\/logos\/[^/].*\.png$/);
-    const path = record.brand_logo!.slice('https://cdn.example.com/logos/'.length);
-    expect(fallback.data[0]?.brand_logo).toBe(`https://default-cdn.example.net/img/${path}`);
+    expect(record.brand_logo).toBe(`https://cdn.example.com/logos/logos/${record.brand_id}`);
+    expect(fallback.data[0]?.brand_logo).toBe(`https://default-cdn.example.net/img/logos/${record.brand_id}`);
   });
 
   it('always returns the Arabic names (arabic_enabled applies to v2 only)', async () => {

@@ -59,7 +59,7 @@ describe('toV3Record', () => {
     expect(record).toEqual({
       brand_id: branded.brand?.id,
       brand_name: 'Netflix',
-      brand_logo: 'brands/netflix.png',
+      brand_logo: `/logos/${branded.brand?.id}`,
       brand_name_ar: branded.brand?.name_ar,
       brand_url: branded.brand?.website,
       category_id: '3',
@@ -75,15 +75,23 @@ describe('toV3Record', () => {
     expect(record.brand_name_ar).toMatch(/[\u0600-\u06ff]/);
   });
 
-  it('joins the logo base URL with exactly one slash', () => {
-    const expected = 'https://cdn.example.com/logos/brands/netflix.png';
-    expect(toV3Record(branded, null, { logoBaseUrl: 'https://cdn.example.com/logos' }).brand_logo).toBe(
+  it('points brand_logo at GET /logos/{brand_id} under the public base URL, with exactly one slash', () => {
+    const id = branded.brand?.id;
+    const expected = `https://enrich.example.com/logos/${id}`;
+    expect(toV3Record(branded, null, { logoBaseUrl: 'https://enrich.example.com' }).brand_logo).toBe(
       expected,
     );
-    expect(toV3Record(branded, null, { logoBaseUrl: 'https://cdn.example.com/logos/' }).brand_logo).toBe(
+    expect(toV3Record(branded, null, { logoBaseUrl: 'https://enrich.example.com/' }).brand_logo).toBe(
       expected,
     );
-    expect(toV3Record(branded, null, { logoBaseUrl: '' }).brand_logo).toBe('brands/netflix.png');
+    expect(toV3Record(branded, null, { logoBaseUrl: '' }).brand_logo).toBe(`/logos/${id}`);
+  });
+
+  it('asks for Arabic initials when the tenant reads Arabic', () => {
+    const id = branded.brand?.id;
+    expect(toV3Record(branded, null, { logoBaseUrl: '', arabicLogos: true }).brand_logo).toBe(
+      `/logos/${id}?lang=ar`,
+    );
   });
 
   it('echoes the request ref_id, else falls back to the transaction_id', () => {

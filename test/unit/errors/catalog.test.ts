@@ -34,6 +34,7 @@ const OUTSIDE_THE_POLICY: Record<string, string> = {
   StoreInUseError: 'the embedded store is held by another process: start-up stops',
   ChangeRejected: 'an operator’s change the CLI prints; never reaches a retry loop',
   StopWorker: 'carries PROCESSING_FAILED: the worker stops on a bug by configuration',
+  CommonsUnreachable: '`tx-enrich logos mirror` prints it and exits 1 (offline, or Commons unreachable)',
 };
 
 describe('the error catalog', () => {
