@@ -142,12 +142,7 @@ export function enrichV3(body: unknown, tenant: ResolvedTenant, snapshot: Snapsh
   return {
     success: true,
     message: '',
-    data: results.map((e, i) =>
-      toV3Record(e, transactions[i]?.ref_id, {
-        logoBaseUrl: tenant.logoBaseUrl,
-        arabicLogos: tenant.arabicEnabled,
-      }),
-    ),
+    data: results.map((e, i) => toV3Record(e, transactions[i]?.ref_id, { logoBaseUrl: tenant.logoBaseUrl })),
   };
 }
 

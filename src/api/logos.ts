@@ -1,12 +1,14 @@
 /**
- * GET /logos/{brand_id}: a brand's logo, the image v3's `brand_logo` points at. The logo folder's
- * image when it has one (an operator's, or mirrored from Wikimedia Commons), else a generated SVG
- * (initials on the brand's colour; Arabic initials with `?lang=ar`). Public, like any image a client
- * shows: it names only a catalog brand.
+ * GET /logos/{brand_id}: a brand's logo, the image v3's `brand_logo` points at. In order: the
+ * brand's `logo` path in the logo folder (an operator's edit), `<slug>.<ext>` there (an operator's
+ * file or one mirrored from Wikimedia Commons; a product line falls back to its brand's), an
+ * operator's external logo URL (a redirect), else a generated SVG (initials on the brand's colour;
+ * Arabic initials for `?lang=ar` or `Accept-Language: ar`). Public, like any image a client shows:
+ * it names only a catalog brand.
  */
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import { findLogo } from '../logos/folder.js';
+import { findLogo, findLogoPath } from '../logos/folder.js';
 import { generatedLogo } from '../logos/generated.js';
 import { ApiError } from './errors.js';
 import type { SnapshotProvider } from './snapshot-provider.js';
@@ -37,6 +39,8 @@ export async function logoRoutes(app: FastifyInstance, deps: LogoRouteDeps): Pro
         );
       }
       const lang = request.query.lang;
+      const arabic =
+        lang === 'ar' || (lang === undefined && /^ar\b/i.test(request.headers['accept-language'] ?? ''));
       if (lang !== undefined && lang !== 'ar' && lang !== 'en') {
         throw new ApiError(400, 'INVALID_LANG', `lang must be "ar" or "en", got "${lang.slice(0, 20)}"`, {
           field: 'lang',
@@ -55,17 +59,21 @@ export async function logoRoutes(app: FastifyInstance, deps: LogoRouteDeps): Pro
       // A product line without its own image shows its brand's.
       const parent = brand.parent_id !== null ? snapshot.brandsById.get(brand.parent_id) : undefined;
       const file =
-        findLogo(deps.logoDir, brand.slug) ?? (parent ? findLogo(deps.logoDir, parent.slug) : null);
+        findLogoPath(deps.logoDir, brand.logo) ??
+        findLogo(deps.logoDir, brand.slug) ??
+        (parent ? findLogo(deps.logoDir, parent.slug) : null);
       if (file) {
         return reply
           .type(file.contentType)
           .header('cache-control', CACHE)
           .send(await readFile(file.path));
       }
+      if (/^https?:\/\//.test(brand.logo)) return reply.redirect(brand.logo, 302);
       return reply
         .type('image/svg+xml; charset=utf-8')
         .header('cache-control', CACHE)
-        .send(generatedLogo(brand, lang === 'ar'));
+        .header('vary', 'accept-language')
+        .send(generatedLogo(brand, arabic));
     },
   );
 }

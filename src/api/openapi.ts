@@ -163,6 +163,13 @@ function logoOperation() {
       parameters: [
         { name: 'brand_id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
         {
+          name: 'v',
+          in: 'query',
+          required: false,
+          schema: { type: 'string' },
+          description: 'Version of the brand logo (set in brand_logo; changes when the logo does).',
+        },
+        {
           name: 'lang',
           in: 'query',
           required: false,

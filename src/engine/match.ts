@@ -221,10 +221,11 @@ function secondSignal(
       return true;
   }
   if (startsALongerName(m, matches, source, snapshot)) return false;
+  // Cheapest first: the keyword scan allocates.
   return (
     source.prefixed ||
-    namesTheTrade(m, source, snapshot) ||
-    (brand.countries !== null && brand.countries.has(country))
+    (brand.countries !== null && brand.countries.has(country)) ||
+    namesTheTrade(m, source, snapshot)
   );
 }
 

@@ -26,13 +26,15 @@ export interface V3Options {
    * returns full locations. Empty: the path alone.
    */
   readonly logoBaseUrl: string;
-  /** The tenant reads Arabic: the logo shows Arabic initials when it is a generated one. */
-  readonly arabicLogos?: boolean;
 }
 
-/** Where a brand's logo is served (src/api/logos.ts). */
-export function logoUrl(brandId: number, options: V3Options): string {
-  const path = `logos/${brandId}${options.arabicLogos ? '?lang=ar' : ''}`;
+/**
+ * Where a brand's logo is served (src/api/logos.ts). The version is a digest of the brand's logo
+ * path, so an operator's new logo changes the URL (and every re-enriched record) and caches follow.
+ */
+export function logoUrl(brand: { readonly id: number; readonly logo: string }, options: V3Options): string {
+  const version = createHash('sha256').update(brand.logo).digest('hex').slice(0, 8);
+  const path = `logos/${brand.id}?v=${version}`;
   return options.logoBaseUrl ? joinUrl(options.logoBaseUrl, path) : `/${path}`;
 }
 
@@ -44,7 +46,7 @@ export function toV3Record(e: Enrichment, refId: string | null | undefined, opti
   return {
     brand_id: e.brand?.id ?? null,
     brand_name: e.display_name,
-    brand_logo: e.brand ? logoUrl(e.brand.id, options) : null,
+    brand_logo: e.brand ? logoUrl(e.brand, options) : null,
     // A brand created from a report may have no Arabic name yet: null, never an empty string.
     brand_name_ar: e.brand?.name_ar || null,
     brand_url: e.brand?.website ?? null,

@@ -32,6 +32,19 @@ export function findLogo(dir: string, slug: string): LogoFile | null {
   return null;
 }
 
+/**
+ * A brand's `logo` path (`brands/starbucks-2027.png`, as an operator may set it) inside the folder,
+ * or null: absent, a URL, or a path that would leave the folder.
+ */
+export function findLogoPath(dir: string, logo: string): LogoFile | null {
+  if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/.test(logo) || logo.split('/').some((p) => p.startsWith('.'))) {
+    return null;
+  }
+  const contentType = LOGO_TYPES[/\.([a-z0-9]+)$/i.exec(logo)?.[1]?.toLowerCase() ?? ''];
+  const path = join(dir, logo);
+  return contentType && existsSync(path) ? { path, contentType } : null;
+}
+
 /** The extension a Commons file keeps in the folder (`Careem logo.SVG` → `svg`), or null if not an image type. */
 export function extensionOf(fileName: string): string | null {
   const ext = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase();

@@ -1,6 +1,6 @@
 // Guarantee: the brand_logo of a v3 enrichment is an image the API serves: fetching it answers 200
 // with image/png when the logo folder has the brand's file, else image/svg+xml (a generated logo,
-// with Arabic initials for a tenant that reads Arabic); an unknown brand id is a 404.
+// with Arabic initials for a client that reads Arabic); an unknown brand id is a 404.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +41,7 @@ describe('brand logos over HTTP', () => {
 
   it('fetching a v3 record’s brand_logo returns a generated SVG when the folder has no file', async () => {
     const logo = await logoOf('plain');
-    expect(logo).toMatch(/^\/logos\/\d+$/);
+    expect(logo).toMatch(/^\/logos\/\d+\?v=[0-9a-f]{8}$/);
     const response = await fetch(`${api.url}${logo}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
@@ -50,18 +50,20 @@ describe('brand logos over HTTP', () => {
     expect(svg).toContain('>S</text>');
   });
 
-  it('an Arabic tenant’s logo URL asks for Arabic initials, and gets them', async () => {
+  it('a client that reads Arabic gets Arabic initials (Accept-Language or ?lang=ar)', async () => {
     const logo = await logoOf('arabic');
-    expect(logo).toMatch(/^\/logos\/\d+\?lang=ar$/);
-    const svg = await (await fetch(`${api.url}${logo}`)).text();
-    const brand = testSnapshot().brandsById.get(Number(/\d+/.exec(logo)?.[0]));
+    const brand = testSnapshot().brandsById.get(Number(/\/logos\/(\d+)/.exec(logo)?.[1]));
     expect(brand?.name_ar).toMatch(/^[\u0600-\u06ff]/);
-    expect(svg).toContain(`>${[...(brand?.name_ar ?? '')][0]}</text>`);
+    const initial = `>${[...(brand?.name_ar ?? '')][0]}</text>`;
+    const byHeader = await fetch(`${api.url}${logo}`, { headers: { 'accept-language': 'ar-AE,ar;q=0.9' } });
+    expect(byHeader.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    expect(await byHeader.text()).toContain(initial);
+    expect(await (await fetch(`${api.url}/logos/${brand?.id}?lang=ar`)).text()).toContain(initial);
   });
 
   it('serves the folder’s image when it has the brand’s file', async () => {
     const logo = await logoOf('plain');
-    const brand = testSnapshot().brandsById.get(Number(/\d+/.exec(logo)?.[0]));
+    const brand = testSnapshot().brandsById.get(Number(/\/logos\/(\d+)/.exec(logo)?.[1]));
     writeFileSync(join(logoDir, `${brand?.slug}.png`), PNG);
     const response = await fetch(`${api.url}${logo}`);
     expect(response.status).toBe(200);
@@ -71,8 +73,9 @@ describe('brand logos over HTTP', () => {
 
   it('a hosted tenant gets the full URL under its public base URL', async () => {
     const logo = await logoOf('hosted');
-    expect(logo).toMatch(/^https:\/\/enrich\.example\.com\/logos\/\d+$/);
-    const response = await fetch(`${api.url}${new URL(logo).pathname}`);
+    expect(logo).toMatch(/^https:\/\/enrich\.example\.com\/logos\/\d+\?v=[0-9a-f]{8}$/);
+    const { pathname, search } = new URL(logo);
+    const response = await fetch(`${api.url}${pathname}${search}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^image\/(png|svg\+xml)/);
   });
