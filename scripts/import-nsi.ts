@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_DATA_DIR, brandFiles } from '../src/data/load.js';
-import { brandFileSchema, type Brand } from '../src/data/schemas.js';
+import { brandFileSchema, osmTagMapSchema, type Brand } from '../src/data/schemas.js';
 import { indentOf } from './alias-safety.js';
 import { MENA, importBrands } from './nsi/import.js';
 import { loadNsi } from './nsi/index-data.js';
@@ -45,9 +45,9 @@ export function readOsmTags(path: string): Record<string, string | null> {
       `${path} not found: the OSM tag → sub-category map (data/osm-tags.json) decides each imported brand's category`,
     );
   }
-  const json = JSON.parse(readFileSync(path, 'utf8')) as { tags?: unknown };
-  if (!json.tags || typeof json.tags !== 'object') throw new Error(`${path}: no "tags" object`);
-  return json.tags as Record<string, string | null>;
+  const parsed = osmTagMapSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  if (!parsed.success) throw new Error(`${path}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data.tags;
 }
 
 /**
@@ -60,8 +60,9 @@ export function runImport(
   write: boolean,
 ): { files: Map<string, string>; summary: Record<string, unknown> } {
   const files = new Map<string, string>();
-  const index = loadNsi();
+  // The map first: without it nothing can be imported, and the index takes seconds to read.
   const osmTags = readOsmTags(osmTagsPath);
+  const index = loadNsi();
   const curatedFiles = brandFiles(dataDir).filter((f) => f !== IMPORT_FILE);
   const raw = new Map<string, { text: string; json: { piece: string; brands: RawBrand[] } }>();
   const curated: Brand[] = [];
