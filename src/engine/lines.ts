@@ -5,12 +5,7 @@
  */
 import type { TokenAutomaton } from './automaton.js';
 import type { NormalizedText } from './normalize.js';
-
-export interface BusinessLineRef {
-  readonly id: string;
-  readonly sub_category_id: string;
-  readonly mccs: ReadonlySet<string>;
-}
+import type { BusinessLineRef } from './snapshot.js';
 
 export interface LineChoice {
   readonly line: BusinessLineRef;

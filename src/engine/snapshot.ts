@@ -7,7 +7,6 @@ import { alertWords, type AlertWords } from './alerts.js';
 import { TokenAutomaton } from './automaton.js';
 import { FuzzyIndex } from './fuzzy.js';
 import { MerchantModel } from './merchant-model.js';
-import type { BusinessLineRef } from './lines.js';
 import { tokenize } from './text.js';
 import type { BrandRef, LearnedMapping, NamedRef } from './types.js';
 import { ENGINE_VERSION } from './version.js';
@@ -27,6 +26,13 @@ export interface BrandEntry extends BrandRef {
   readonly venue: boolean;
   /** The brand's other lines of business (a product line has none of its own). */
   readonly lines: readonly BusinessLineRef[];
+}
+
+/** A line of business a brand carries (data/business-lines.json; chosen in lines.ts). */
+export interface BusinessLineRef {
+  readonly id: string;
+  readonly sub_category_id: string;
+  readonly mccs: ReadonlySet<string>;
 }
 
 export interface AliasRef {
