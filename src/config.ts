@@ -279,7 +279,8 @@ export const SETTINGS = {
     env: 'LOGO_BASE_URL',
     optional: true,
     rule: 'http(s) URL',
-    description: 'Base URL joined with brand_logo paths. When unset, brand_logo is the relative logo path.',
+    description:
+      'Public base URL of the API that serves GET /logos/{brand_id}: brand_logo is <base>/logos/<brand_id>. When unset, brand_logo is the path /logos/<brand_id>.',
     schema: url(['http:', 'https:'], 'must be an http:// or https:// URL'),
   }),
   logLevel: setting({
@@ -387,6 +388,22 @@ export const SETTINGS = {
     description:
       'An unexpected error while producing a record: dead-letter it with PROCESSING_FAILED and go on, or stop the worker.',
     schema: bugPolicy(),
+  }),
+  logoDir: setting({
+    env: 'LOGO_DIR',
+    default: 'logos',
+    rule: 'path',
+    description:
+      "Folder of brand logos (<slug>.svg/.png/.jpg/.webp) served by GET /logos/{brand_id} and filled by 'tx-enrich logos mirror'; a brand without a file gets a generated SVG.",
+    schema: text(),
+  }),
+  commonsUrl: setting({
+    env: 'COMMONS_URL',
+    default: 'https://commons.wikimedia.org',
+    rule: 'http(s) URL',
+    description:
+      "Wikimedia Commons, where 'tx-enrich logos mirror' downloads the logo files named in the catalog.",
+    schema: url(['http:', 'https:'], 'must be an http:// or https:// URL'),
   }),
   tenantsFile: setting({
     env: 'TENANTS_FILE',

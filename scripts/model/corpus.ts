@@ -210,10 +210,11 @@ export function repositorySeeds(data: ReferenceData, words: CorpusWords): Seed[]
     seeds.push({ text, label, source, kind, lang: lang ?? scriptOf(text) });
   };
   for (const b of data.brands) {
-    for (const text of new Set([b.name, b.name_ar, ...b.aliases]))
+    // Brands imported without an Arabic name have none (schemas.ts).
+    for (const text of new Set([b.name, ...(b.name_ar ? [b.name_ar] : []), ...b.aliases]))
       add(text, b.sub_category_id, 'catalog', 'name');
     for (const line of b.product_lines ?? []) {
-      for (const text of new Set([line.name, line.name_ar, ...line.aliases])) {
+      for (const text of new Set([line.name, ...(line.name_ar ? [line.name_ar] : []), ...line.aliases])) {
         add(text, line.sub_category_id, 'catalog', 'name');
       }
     }

@@ -15,12 +15,15 @@ export const API_ERROR_CODES = {
   INVALID_BODY: 'the body is not a JSON object with a transactions array',
   INVALID_FIELD: 'a field of a transaction is missing, of the wrong type or out of range',
   EMPTY_ENVELOPE: 'the transactions array is empty',
+  INVALID_BRAND_ID: 'GET /logos/{brand_id}: the brand id is not a positive integer',
+  INVALID_LANG: 'GET /logos/{brand_id}: lang is neither ar nor en',
   // 401
   MISSING_CREDENTIAL: 'no credential in the header this version takes',
   INVALID_CREDENTIAL: 'the credential is malformed, unknown or revoked',
   WRONG_CREDENTIAL_HEADER: "the other version's credential or header was sent",
   // 404, 405
   NOT_FOUND: 'no such route',
+  BRAND_NOT_FOUND: 'GET /logos/{brand_id}: no brand has that id',
   METHOD_NOT_ALLOWED: 'the enrichment routes take POST only',
   // 413
   BODY_TOO_LARGE: "the body is larger than the tenant's max_body_bytes",

@@ -152,6 +152,50 @@ function plainGet(summary: string, contentType: string, description: string) {
   };
 }
 
+/** GET /logos/{brand_id}: where v3's brand_logo points (src/api/logos.ts). */
+function logoOperation() {
+  return {
+    get: {
+      summary: 'A brand logo',
+      description:
+        "The image v3's brand_logo points at: the logo folder's file for the brand (LOGO_DIR, an operator's image or one mirrored from Wikimedia Commons with its licence), else a generated SVG of the brand's initials on a colour derived from its id. No credential: logos name only catalog brands.",
+      tags: ['logos'],
+      parameters: [
+        { name: 'brand_id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
+        {
+          name: 'v',
+          in: 'query',
+          required: false,
+          schema: { type: 'string' },
+          description: 'Version of the brand logo (set in brand_logo; changes when the logo does).',
+        },
+        {
+          name: 'lang',
+          in: 'query',
+          required: false,
+          schema: { type: 'string', enum: ['ar', 'en'] },
+          description:
+            'ar: Arabic initials on a generated logo (brand_logo carries it for tenants with arabic_enabled).',
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'The logo.',
+          content: {
+            'image/svg+xml': { schema: { type: 'string' } },
+            'image/png': { schema: { type: 'string', format: 'binary' } },
+            'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+            'image/webp': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
+        '400': { description: 'INVALID_BRAND_ID or INVALID_LANG.' },
+        '404': { description: 'BRAND_NOT_FOUND.' },
+        '503': { description: 'STORE_UNAVAILABLE.' },
+      },
+    },
+  };
+}
+
 /** The whole OpenAPI 3.1 document. */
 export function buildOpenApiDocument(): OpenApiDocument {
   const codes = Object.entries(API_ERROR_CODES)
@@ -169,11 +213,13 @@ export function buildOpenApiDocument(): OpenApiDocument {
     tags: [
       { name: 'v3', description: 'Enrichment API v3' },
       { name: 'v2', description: 'Enrichment API v2' },
+      { name: 'logos', description: 'Brand logos (brand_logo)' },
       { name: 'operations', description: 'Health, readiness and metrics' },
     ],
     paths: {
       '/api/v3/transaction/enrich': enrichOperation('v3'),
       '/api/v2/transaction/enrich': enrichOperation('v2'),
+      '/logos/{brand_id}': logoOperation(),
       '/healthz': plainGet('Liveness', 'application/json', 'The process is alive.'),
       '/readyz': plainGet('Readiness', 'application/json', 'Ready (503 with the reason when not).'),
       '/metrics': plainGet('Prometheus metrics', 'text/plain', 'Metrics in the Prometheus text format.'),

@@ -20,6 +20,7 @@ import { ApiError, errorBody } from './errors.js';
 import { createApiMetrics, type ApiMetrics } from './metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { TokenBucketLimiter } from './rate-limit.js';
+import { logoRoutes } from './logos.js';
 import { ENRICH_ROUTES, enrichRoutes } from './routes.js';
 import type { SnapshotProvider } from './snapshot-provider.js';
 import type { TenantLookup } from './tenant-directory.js';
@@ -35,6 +36,8 @@ export interface ApiServerOptions {
   readonly limiter?: TokenBucketLimiter;
   /** Longest time to receive a whole request, in ms (default 60 s; guards against slow clients). */
   readonly requestTimeoutMs?: number;
+  /** The logo folder (LOGO_DIR) GET /logos/{brand_id} serves images from. */
+  readonly logoDir?: string;
 }
 
 const ENRICH_PATHS = new Set(Object.values(ENRICH_ROUTES));
@@ -151,6 +154,8 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     limiter,
     metrics,
   });
+
+  await app.register(logoRoutes, { snapshots: options.snapshots, logoDir: options.logoDir ?? 'logos' });
 
   const openapi = buildOpenApiDocument();
   app.get('/openapi.json', async () => openapi);

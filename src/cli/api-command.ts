@@ -126,7 +126,7 @@ export async function runApiCommand(argv: string[], deps: ApiCommandDeps = {}): 
         });
   if ((await snapshots.start()) === true) logger.info('brand snapshot loaded');
 
-  const app = await buildApiServer({ tenants, snapshots, logger });
+  const app = await buildApiServer({ tenants, snapshots, logger, logoDir: config.logoDir });
   try {
     await app.listen({ port, host: values.host });
   } catch (error) {

@@ -52,6 +52,11 @@ const COMMANDS: Record<string, { summary: string; module: string; exportName: st
     module: './corrections-command.js',
     exportName: 'runCorrectionsCommand',
   },
+  logos: {
+    summary: 'mirror brand logos from Wikimedia Commons into the logo folder (with their licences)',
+    module: './logos-command.js',
+    exportName: 'runLogosCommand',
+  },
   store: {
     summary: 'brand store maintenance (migrate, seed, purge)',
     module: './store-command.js',

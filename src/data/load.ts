@@ -10,7 +10,9 @@ import type { z } from 'zod';
 import type { MerchantModelData } from '../engine/merchant-model.js';
 import {
   alertsSchema,
+  aliasRulesSchema,
   brandFileSchema,
+  businessLinesSchema,
   intermediariesSchema,
   locationsSchema,
   mccMapSchema,
@@ -18,6 +20,7 @@ import {
   osmTagMapSchema,
   rulesSchema,
   taxonomySchema,
+  wordsSchema,
   type Brand,
   type OsmTagMap,
   type ReferenceData,
@@ -86,6 +89,9 @@ export function loadReferenceData(dir: string = DEFAULT_DATA_DIR): ReferenceData
   const rules = read('rules.json', rulesSchema);
   const locations = read('locations.json', locationsSchema);
   const alerts = read('alerts.json', alertsSchema);
+  const words = read('words.json', wordsSchema);
+  const aliasRules = read('alias-rules.json', aliasRulesSchema);
+  const businessLines = read('business-lines.json', businessLinesSchema);
   const brands: Brand[] = [];
   for (const file of brandFiles(dir)) brands.push(...read(join('brands', file), brandFileSchema).brands);
   const model = existsSync(join(dir, MODEL_HEADER)) ? loadMerchantModel(dir, digest) : undefined;
@@ -99,6 +105,9 @@ export function loadReferenceData(dir: string = DEFAULT_DATA_DIR): ReferenceData
     locations,
     alerts,
     ...(model ? { model } : {}),
+    words,
+    aliasRules,
+    businessLines,
     version: `${taxonomy.version}+${digest.digest('hex').slice(0, 12)}`,
   };
 }

@@ -33,8 +33,12 @@ const brandFields = {
   id: z.number().int().positive(),
   slug,
   name: z.string().min(1),
-  name_ar: arabic,
-  name_ar_source: z.enum(['official', 'transliteration']),
+  /**
+   * Absent only for brands imported from name-suggestion-index without an Arabic name there: an
+   * absent name is honest, a machine transliteration would not be (v3 returns null).
+   */
+  name_ar: arabic.optional(),
+  name_ar_source: z.enum(['official', 'transliteration']).optional(),
   website: z.url().optional(),
   sub_category_id: subCategoryId,
   aliases: z.array(z.string().min(1)).min(1),
@@ -44,6 +48,11 @@ const brandFields = {
    * to a form another brand owns: `AMC+` is `amc`, which is AMC Theatres.
    */
   name_alias: z.boolean().default(true),
+  /**
+   * One-token names that are ordinary words (Next, Target, كريم): matched only with a second
+   * signal (data/alias-rules.json). The data test requires every such alias to be listed here.
+   */
+  weak_aliases: z.array(z.string().min(1)).default([]),
 };
 
 export const productLineSchema = z.object({
@@ -55,7 +64,6 @@ export type ProductLine = z.infer<typeof productLineSchema>;
 export const brandSchema = z.object({
   ...brandFields,
   logo: z.string().regex(/^brands\/[a-z0-9-]+\.png$/, 'relative path brands/<slug>.png'),
-  weak_aliases: z.array(z.string().min(1)).default([]),
   mccs: z.array(mcc).default([]),
   countries: z.array(country).min(1),
   /**
@@ -64,6 +72,23 @@ export const brandSchema = z.object({
    */
   venue: z.boolean().default(false),
   product_lines: z.array(productLineSchema).optional(),
+  /** The brand's Wikidata item (`Q1234`), linked through name-suggestion-index (docs/data-sources.md). */
+  wikidata_id: z
+    .string()
+    .regex(/^Q[1-9]\d*$/, 'a Wikidata item id like "Q1234"')
+    .optional(),
+  /**
+   * The brand's logo on Wikimedia Commons, as a file name (`Careem logo.svg`): metadata for
+   * `tx-enrich logos mirror`; each file has its own licence, so no image is shipped.
+   */
+  logo_source: z.string().min(1).optional(),
+  /**
+   * Other lines of business (data/business-lines.json ids): a supermarket's fuel station, a ride
+   * app's food delivery. The MCC or a line word in the text picks the line's sub-category.
+   */
+  lines: z.array(slug).default([]),
+  /** The name-suggestion-index item an imported brand comes from (it keeps the brand's id stable). */
+  nsi_id: z.string().min(1).optional(),
 });
 export type Brand = z.infer<typeof brandSchema>;
 
@@ -243,6 +268,43 @@ export const merchantModelHeaderSchema = z.object({
   training: z.record(z.string(), z.unknown()),
 });
 export type MerchantModelHeader = z.infer<typeof merchantModelHeaderSchema>;
+export const businessLinesSchema = z.object({
+  version: z.string(),
+  lines: z.array(
+    z.object({
+      id: slug,
+      sub_category_id: subCategoryId,
+      /** MCCs that mean this line (`5541` service stations for fuel). */
+      mccs: z.array(mcc),
+      /** Words in the text that mean this line (`fuel`, `محطة`, `duty free`). */
+      words: z.array(z.string().min(1)).min(1),
+    }),
+  ),
+});
+export type BusinessLines = z.infer<typeof businessLinesSchema>;
+
+export const wordsSchema = z.object({
+  /** The word-list packages and versions the file was generated from (scripts/import-words.ts). */
+  version: z.string().min(1),
+  /** Shorter words are never read as a misspelt brand, so the file leaves them out. */
+  min_length: z.number().int().positive(),
+  words: z.array(z.string().regex(/^[a-z]+$/, 'a folded Latin-script word')).min(1),
+});
+export type Words = z.infer<typeof wordsSchema>;
+
+export const aliasRulesSchema = z.object({
+  version: z.string(),
+  /** A one-token alias shorter than this (in letters) is weak whatever it spells. */
+  min_strong_letters: z.number().int().min(2),
+  /**
+   * Last words of institution names (`bank`, `مصرف`, `exchange`). Such a name preceded by another
+   * name word is a longer institution's name: `ARAB GULF BANK` is not Gulf Bank.
+   */
+  institution_words: z.array(z.string().min(1)).min(1),
+  /** Words that may stand before an institution's name without being part of it (`to`, `at`, `لدى`). */
+  not_name_words: z.array(z.string().min(1)),
+});
+export type AliasRules = z.infer<typeof aliasRulesSchema>;
 
 /** Everything the engine needs from data/, already validated. */
 export interface ReferenceData {
@@ -255,6 +317,9 @@ export interface ReferenceData {
   readonly alerts: Alerts;
   /** The merchant-type model, decoded; absent in hand-made test data. */
   readonly model?: MerchantModelData;
+  readonly words: Words;
+  readonly aliasRules: AliasRules;
+  readonly businessLines: BusinessLines;
   /** A digest of all files, reported with every outcome as the catalog version. */
   readonly version: string;
 }

@@ -5,6 +5,7 @@
  */
 import type { RuleKind } from '../data/schemas.js';
 import type { TokenMatch } from './automaton.js';
+import { chooseLine } from './lines.js';
 import type { BrandMatch } from './match.js';
 import { modelDecision } from './merchant-type.js';
 import type { NormalizedText } from './normalize.js';
@@ -181,6 +182,17 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   }
   if (input.brand) {
     const b = input.brand;
+    const line = chooseLine(b.brand.lines, input.mcc, input.text, snapshot.lineWords);
+    if (line) {
+      const confidence = Math.min(0.95, b.confidence);
+      return decided(
+        line.line.sub_category_id,
+        confidence,
+        `brand:${b.brand.slug}+${line.reason}`,
+        null,
+        refund,
+      );
+    }
     // A debit from a bank with nothing else said (an invoice, a statement line) is the bank's charge.
     if (
       direction === 'DEBIT' &&

@@ -1,3 +1,6 @@
+/** Words shorter than this are never read as a misspelt or cut-off brand name. */
+export const MIN_FUZZY_WORD = 6;
+
 /**
  * Typo-tolerant lookup of single tokens (one edit: insertion, deletion, substitution or adjacent
  * transposition), by the symmetric-delete method: every key is indexed under itself and each of its

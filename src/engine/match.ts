@@ -6,6 +6,8 @@
 import type { TokenMatch } from './automaton.js';
 import type { NormalizedText } from './normalize.js';
 import type { AliasRef, BrandEntry, Snapshot } from './snapshot.js';
+import { MIN_FUZZY_WORD } from './fuzzy.js';
+import { tokenize } from './text.js';
 import { WORD } from './vocabulary.js';
 
 export interface BrandMatch {
@@ -33,38 +35,42 @@ export function matchBrand(
 ): BrandMatch | null {
   const candidates: Candidate[] = [];
   if (text.merchantTokens.length > 0) {
-    collect(
-      candidates,
-      text.merchantHits.aliases,
-      'merchant_name',
-      0,
-      text.merchantTokens.length,
-      text.merchantTokens.length,
-      mcc,
-      country,
-    );
+    const merchant: Source = {
+      name: 'merchant_name',
+      tokens: text.merchantTokens,
+      ids: text.merchantIds,
+      anchor: 0,
+      end: text.merchantTokens.length,
+      masked: NO_MASK,
+      prefixed: text.intermediary !== null,
+    };
+    const usable = text.merchantHits.aliases.filter((m) => !namedOtherwise(m, merchant, snapshot));
+    collect(candidates, usable, merchant, text.merchantTokens.length, mcc, country, snapshot);
   }
   const all = text.hits.aliases;
   const venues = venuesIn(all);
+  const description: Source = {
+    name: 'description',
+    tokens: text.tokens,
+    ids: text.ids,
+    anchor: text.segment[0],
+    end: text.segment[1],
+    masked: text.masked,
+    prefixed: text.intermediary !== null,
+  };
   // Copied only from the first dropped match on; usually nothing is dropped.
   let kept: TokenMatch<AliasRef>[] | null = null;
   for (let i = 0; i < all.length; i++) {
     const m = all[i] as TokenMatch<AliasRef>;
-    const drop = overlapsMask(m, text.masked) || namesAPlace(m, text, venues, snapshot);
+    const drop =
+      overlapsMask(m, text.masked) ||
+      namesAPlace(m, text, venues, snapshot) ||
+      namedOtherwise(m, description, snapshot);
     if (drop) kept ??= all.slice(0, i);
     else kept?.push(m);
   }
   const usable = kept ?? all;
-  collect(
-    candidates,
-    usable,
-    'description',
-    text.segment[0],
-    text.tokens.length,
-    text.segment[1],
-    mcc,
-    country,
-  );
+  collect(candidates, usable, description, text.tokens.length, mcc, country, snapshot);
 
   const best = pickBest(candidates);
   if (best) {
@@ -84,7 +90,9 @@ export function matchBrand(
   // Apple's own services, `AMZN MKTP` alone is Amazon.
   const fallback = text.intermediary?.fallback_brand;
   const brand = fallback ? snapshot.brandsBySlug.get(fallback) : undefined;
-  return brand ? { brand, confidence: 0.85, reason: `intermediary:${text.intermediary?.id ?? ''}` } : null;
+  // Only where it trades: `TABBY` alone in a country without the payment service is the word.
+  if (!brand || (brand.countries !== null && !brand.countries.has(country))) return null;
+  return { brand, confidence: 0.85, reason: `intermediary:${text.intermediary?.id ?? ''}` };
 }
 
 const NO_MATCHES: readonly TokenMatch<AliasRef>[] = [];
@@ -139,24 +147,41 @@ function overlapsMask(m: TokenMatch<AliasRef>, masked: readonly boolean[]): bool
   return false;
 }
 
+/** One of the two texts a brand is looked for in, with what the weak-alias rule needs of it. */
+interface Source {
+  readonly name: Candidate['source'];
+  readonly tokens: readonly string[];
+  readonly ids: readonly number[];
+  /** Where the merchant's name starts (after a processor prefix or an SMS introducer). */
+  readonly anchor: number;
+  /** Where the merchant's name ends (before the date of an SMS sentence). */
+  readonly end: number;
+  readonly masked: readonly boolean[];
+  /** A processor prefix (`SQ *`, `PAYPAL *`) stands before the merchant's name. */
+  readonly prefixed: boolean;
+}
+
+const NO_MASK: readonly boolean[] = [];
+
 function collect(
   into: Candidate[],
   matches: readonly TokenMatch<AliasRef>[],
-  source: Candidate['source'],
-  anchor: number,
+  source: Source,
   whole: number,
-  segmentEnd: number,
   mcc: string,
   country: string,
+  snapshot: Snapshot,
 ): void {
+  const { anchor } = source;
   for (const m of matches) {
     const brand = m.value.brand;
     const mccAgrees = mcc !== '' && brand.mccs.has(mcc);
-    // A weak alias (an ordinary word such as NEXT or TARGET) must lead the merchant text, be all of
-    // it, or be backed by the MCC.
     const whole_ = m.start === 0 && m.end === whole;
     const leads = m.start === anchor || whole_;
-    if (m.value.weak && !(leads || mccAgrees)) continue;
+    // A weak alias (an ordinary word such as NEXT, TARGET or كريم, or three letters) names the
+    // brand only with a second signal (data/alias-rules.json; docs/engine.md).
+    if (m.value.weak && !(mccAgrees || (leads && secondSignal(m, matches, source, country, snapshot))))
+      continue;
     // Two letters (`HM`, `EE`) are too often initials or codes to trust without the MCC.
     if (m.value.chars <= 2 && !(whole_ || mccAgrees)) continue;
     // A mall or park named after the merchant is its address (`IQOS BOUTIQUE DUBAI MALL`).
@@ -167,13 +192,106 @@ function collect(
     if (!countryAgrees && m.end - m.start === 1 && !mccAgrees) continue;
     into.push({
       alias: m.value,
-      source,
+      source: source.name,
       start: m.start,
       mccAgrees,
       countryAgrees,
-      inSegment: source === 'merchant_name' || (m.start >= anchor && m.end <= segmentEnd),
+      inSegment: source.name === 'merchant_name' || (m.start >= anchor && m.end <= source.end),
     });
   }
+}
+
+/**
+ * What besides the word itself says a weak alias leading the merchant's name is the brand: another
+ * alias of the same brand in the text; else, when the word does not start a longer name (`KAREEM
+ * KARAK CAFETERIA`, `IZ *THE COFFEE CART`), a processor prefix before it, a category word of the
+ * brand's trade (`HILTON RIYADH HOTEL`) or the account's country among the brand's (`NEXT 0412
+ * LONDON` in Britain). A worldwide brand's country says nothing.
+ */
+function secondSignal(
+  m: TokenMatch<AliasRef>,
+  matches: readonly TokenMatch<AliasRef>[],
+  source: Source,
+  country: string,
+  snapshot: Snapshot,
+): boolean {
+  const brand = m.value.brand;
+  for (const o of matches) {
+    if (o !== m && o.value.brand.family === brand.family && (o.end <= m.start || o.start >= m.end))
+      return true;
+  }
+  if (startsALongerName(m, matches, source, snapshot)) return false;
+  // Cheapest first: the keyword scan allocates.
+  return (
+    source.prefixed ||
+    (brand.countries !== null && brand.countries.has(country)) ||
+    namesTheTrade(m, source, snapshot)
+  );
+}
+
+/** A keyword of the brand's category beside the match in the merchant's text: `HOTEL` for a hotel chain. */
+function namesTheTrade(m: TokenMatch<AliasRef>, { ids, anchor, end }: Source, snapshot: Snapshot): boolean {
+  const category = m.value.brand.category_id;
+  return snapshot.keywords
+    .searchIds(ids, anchor, end)
+    .some(
+      (k) =>
+        (k.end <= m.start || k.start >= m.end) &&
+        k.value.sub_category_id.slice(0, k.value.sub_category_id.indexOf('-')) === category,
+    );
+}
+
+const FILLER = WORD.noise | WORD.country | WORD.city | WORD.region;
+
+/**
+ * The word after the match is a name word (an unknown word, an ordinary word, another brand's word):
+ * the match is only the first word of another name (`KING FAHD HOSPITAL`, `MATCH POINT`). Codes,
+ * places, filler and the engine's own rule and category words (`REMITTANCE`, `HOTEL`) are not.
+ */
+function startsALongerName(
+  m: TokenMatch<AliasRef>,
+  matches: readonly TokenMatch<AliasRef>[],
+  { tokens, ids, end, masked }: Source,
+  snapshot: Snapshot,
+): boolean {
+  const i = m.end;
+  if (i >= end || masked[i] === true) return false;
+  const t = tokens[i] as string;
+  if (t.length === 1 || /\d/.test(t)) return false;
+  const flags = snapshot.vocabulary.flags(ids[i] as number);
+  if ((flags & (FILLER | WORD.term)) !== 0) return false;
+  // The brand's own longer name (`VOX CINEMAS`) or a venue (the address) may follow.
+  const family = m.value.brand.family;
+  return !matches.some(
+    (o) => o.start <= i && o.end > i && (o.value.brand.family === family || o.value.brand.venue),
+  );
+}
+
+/**
+ * The alias is part of another name: an institution's name right after another name word (`ARAB
+ * GULF BANK` is not Gulf Bank), or a local brand's name right before a country it does not trade in
+ * (`AL SALAM BANK ALGERIA` is not the Bahraini bank).
+ */
+function namedOtherwise(m: TokenMatch<AliasRef>, source: Source, snapshot: Snapshot): boolean {
+  const vocabulary = snapshot.vocabulary;
+  if (m.value.institution && m.start > source.anchor && source.masked[m.start - 1] !== true) {
+    const before = m.start - 1;
+    const t = source.tokens[before] as string;
+    // Place words count as name words here: `ARAB` (of United Arab Emirates) in `ARAB GULF BANK`.
+    const noise = (vocabulary.flags(source.ids[before] as number) & WORD.noise) !== 0;
+    if (t.length > 1 && !/\d/.test(t) && !noise && !snapshot.notNameWords.has(t)) return true;
+  }
+  const countries = m.value.brand.countries;
+  if (countries !== null && m.end < source.tokens.length) {
+    if ((vocabulary.flags(source.ids[m.end] as number) & WORD.country) === 0) return false;
+    const named = snapshot.countryNames.searchIds(
+      source.ids,
+      m.end,
+      Math.min(source.tokens.length, m.end + 3),
+    );
+    return named.some((c) => c.start === m.end && !countries.has(c.value));
+  }
+  return false;
 }
 
 /** Longest alias, then bank-supplied merchant name, product line, MCC, country, earliest. */
@@ -200,8 +318,8 @@ function compare(a: Candidate, b: Candidate): number {
   );
 }
 
-const MIN_FUZZY_LENGTH = 6;
-const MIN_PREFIX_LENGTH = 6;
+const MIN_PREFIX_LENGTH = MIN_FUZZY_WORD;
+const LATIN_WORD = /^[a-z]+$/;
 
 /**
  * One typo in a long word, or a name cut off at the end of a fixed-width field. Accepted only when
@@ -216,11 +334,16 @@ function fuzzyMatch(
   const words = text.merchantTokens.length > 0 ? text.merchantTokens : text.tokens.slice(...text.segment);
   const found = new Map<string, { alias: AliasRef; how: string; word: string }>();
   words.forEach((word, i) => {
-    if (word.length < MIN_FUZZY_LENGTH || /\d/.test(word)) return;
-    // A word we know (noise, place, alias, rule word) is not a typo.
-    if (snapshot.vocabulary.is(word, WORD.whole)) return;
-    for (const alias of snapshot.fuzzy.lookup(word))
+    if (word.length < MIN_FUZZY_WORD || !LATIN_WORD.test(word)) return;
+    // A word we know (noise, place, alias, rule word) or an ordinary word is not a typo: `CAREER`
+    // is not `CAREEM`.
+    if (snapshot.vocabulary.is(word, WORD.whole) || snapshot.ordinaryWords.has(word)) return;
+    for (const alias of snapshot.fuzzy.lookup(word)) {
+      // A slip at the first letter is rare; an edit there finds a brand inside another word
+      // (`BASICS` holds `ASICS`).
+      if (alias.text.length > 0 && (tokenize(alias.text)[0] as string)[0] !== word[0]) continue;
       found.set(alias.brand.family, { alias, how: 'typo', word });
+    }
     if (i === words.length - 1 && word.length >= MIN_PREFIX_LENGTH) {
       for (const alias of snapshot.fuzzy.prefixLookup(word)) {
         if (word.length / alias.chars >= 0.6)

@@ -234,10 +234,12 @@ function splitGlued(text: string, snapshot: Snapshot): Words {
 }
 
 function splitOf(token: string, snapshot: Snapshot): [string, string] | null {
-  return (
+  const split =
     splitDigits(token) ??
-    (snapshot.splitHeads.has(token.slice(0, 3)) ? splitToken(token, snapshot.vocabulary) : null)
-  );
+    (snapshot.splitHeads.has(token.slice(0, 3)) ? splitToken(token, snapshot.vocabulary) : null);
+  // An ordinary word is one word: `MINIBUS` is not `MINI` + `BUS`. Asked only of the rare token
+  // that splits, so the word list costs the common path nothing.
+  return split && snapshot.ordinaryWords.has(token) ? null : split;
 }
 
 const LETTERS_THEN_DIGITS = /^([a-z]{3,})(\d{3,}[a-z0-9]*)$/;
@@ -250,6 +252,8 @@ function splitDigits(token: string): [string, string] | null {
 }
 
 const PLACE = WORD.country | WORD.city;
+const MIN_GLUED_NAME = 4;
+const ARABIC_LETTER = /[\u0600-\u06ff]/;
 
 function splitToken(token: string, vocabulary: Vocabulary): [string, string] | null {
   // Both halves must be known words, so neither is longer than the longest one: a longer token
@@ -265,7 +269,16 @@ function splitToken(token: string, vocabulary: Vocabulary): [string, string] | n
     const right = token.slice(i);
     const rightFlags = vocabulary.flags(vocabulary.id(right));
     if ((rightFlags & PLACE) !== 0) return [token.slice(0, i), right];
-    if ((left & WORD.alias) !== 0 && right.length >= MIN_SPLIT_PART && (rightFlags & WORD.alias) !== 0) {
+    // Two names glued together: only in Latin script (fixed-width statement fields glue them; Arabic
+    // words that hold a name are other words: موبيليس is not موبي), and only a name long enough to be
+    // telling (`PIAGET` is not `PIA` + `GET`).
+    if (
+      (left & WORD.alias) !== 0 &&
+      i >= MIN_GLUED_NAME &&
+      right.length >= MIN_SPLIT_PART &&
+      (rightFlags & WORD.alias) !== 0 &&
+      !ARABIC_LETTER.test(token)
+    ) {
       return [token.slice(0, i), right];
     }
   }

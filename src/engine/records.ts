@@ -21,8 +21,21 @@ export interface V3Record {
 }
 
 export interface V3Options {
-  /** Prefix for logo paths (`https://cdn.example.com/logos/`); v3 returns full locations. */
+  /**
+   * Public base URL of the API serving GET /logos/{brand_id} (`https://enrich.example.com`); v3
+   * returns full locations. Empty: the path alone.
+   */
   readonly logoBaseUrl: string;
+}
+
+/**
+ * Where a brand's logo is served (src/api/logos.ts). The version is a digest of the brand's logo
+ * path, so an operator's new logo changes the URL (and every re-enriched record) and caches follow.
+ */
+export function logoUrl(brand: { readonly id: number; readonly logo: string }, options: V3Options): string {
+  const version = createHash('sha256').update(brand.logo).digest('hex').slice(0, 8);
+  const path = `logos/${brand.id}?v=${version}`;
+  return options.logoBaseUrl ? joinUrl(options.logoBaseUrl, path) : `/${path}`;
 }
 
 /**
@@ -33,7 +46,7 @@ export function toV3Record(e: Enrichment, refId: string | null | undefined, opti
   return {
     brand_id: e.brand?.id ?? null,
     brand_name: e.display_name,
-    brand_logo: e.brand ? joinUrl(options.logoBaseUrl, e.brand.logo) : null,
+    brand_logo: e.brand ? logoUrl(e.brand, options) : null,
     // A brand created from a report may have no Arabic name yet: null, never an empty string.
     brand_name_ar: e.brand?.name_ar || null,
     brand_url: e.brand?.website ?? null,
@@ -104,6 +117,5 @@ export function globalTransactionId(tenant: string, transactionId: string): stri
 }
 
 function joinUrl(base: string, path: string): string {
-  if (!base) return path;
   return base.endsWith('/') ? base + path : `${base}/${path}`;
 }

@@ -24,6 +24,15 @@ export interface BrandEntry extends BrandRef {
   /** Set for product lines: the brand they belong to. */
   readonly parent_id: number | null;
   readonly venue: boolean;
+  /** The brand's other lines of business (a product line has none of its own). */
+  readonly lines: readonly BusinessLineRef[];
+}
+
+/** A line of business a brand carries (data/business-lines.json; chosen in lines.ts). */
+export interface BusinessLineRef {
+  readonly id: string;
+  readonly sub_category_id: string;
+  readonly mccs: ReadonlySet<string>;
 }
 
 export interface AliasRef {
@@ -31,6 +40,11 @@ export interface AliasRef {
   readonly brand: BrandEntry;
   readonly text: string;
   readonly weak: boolean;
+  /**
+   * The alias ends with an institution word (`Gulf Bank`): preceded by another name word it is part
+   * of a longer institution's name (`ARAB GULF BANK`).
+   */
+  readonly institution: boolean;
   readonly tokens: number;
   readonly chars: number;
   /** The explanation of a match, made once here rather than per transaction. */
@@ -105,9 +119,20 @@ export interface Snapshot {
   readonly alertWords: AlertWords;
   /** The merchant-type model, for merchants no brand, rule or MCC decides; null without one. */
   readonly model: MerchantModel | null;
+  /** Words that may stand right before an institution's name without being part of it (`to`, `لدى`). */
+  readonly notNameWords: ReadonlySet<string>;
+  /**
+   * Ordinary words and given names (data/words.json), never read as a misspelt brand nor split into
+   * two names. A set apart from the vocabulary: only the rare fuzzy and split paths ask it, and
+   * 34,000 more words in the vocabulary would slow every token's lookup.
+   */
+  readonly ordinaryWords: ReadonlySet<string>;
+  /** Words that name a line of business (`fuel`, `محطة`, `duty free`), valued by line id. */
+  readonly lineWords: TokenAutomaton<string>;
 }
 
-const MAX_SHORT_ALIAS = 3;
+// Arabic letters: the fuzzy matcher reads Latin script only (see buildSnapshot).
+const ARABIC = /[\u0600-\u06ff]/;
 
 export function learnedKey(tenant: string, key: string): string {
   return `${tenant}\u0000${key}`;
@@ -126,11 +151,14 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
   const brandsById = new Map<number, BrandEntry>();
   const brandsBySlug = new Map<string, BrandEntry>();
   const aliasPatterns: { tokens: string[]; value: AliasRef }[] = [];
+  const rules = data.aliasRules;
+  const institutionWords = new Set(rules.institution_words.flatMap((w) => tokenize(w)));
+  // Fewer letters than this (`BP`, `KFC`, `SP+`) collide with codes and words in other texts.
+  const maxShortAlias = rules.min_strong_letters - 1;
   const addAlias = (brand: BrandEntry, text: string, declaredWeak: boolean): void => {
     const tokens = tokenize(text);
     if (tokens.length === 0) return;
-    // Three letters or fewer (`BP`, `KFC`, `SP+`) collide with codes and words in other texts.
-    const weak = declaredWeak || (tokens.length === 1 && (tokens[0] as string).length <= MAX_SHORT_ALIAS);
+    const weak = declaredWeak || (tokens.length === 1 && [...(tokens[0] as string)].length <= maxShortAlias);
     aliasPatterns.push({
       tokens,
       value: {
@@ -138,6 +166,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
         brand,
         text,
         weak,
+        institution: tokens.length > 1 && institutionWords.has(tokens[tokens.length - 1] as string),
         tokens: tokens.length,
         chars: tokens.join('').length,
         reason: {
@@ -148,8 +177,25 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     });
   };
 
+  const businessLines = new Map<string, BusinessLineRef>(
+    data.businessLines.lines.map((l) => [
+      l.id,
+      Object.freeze({ id: l.id, sub_category_id: l.sub_category_id, mccs: new Set(l.mccs) }),
+    ]),
+  );
+  const lineWordPatterns = data.businessLines.lines.flatMap((l) =>
+    l.words.map((w) => ({ tokens: tokenize(w), value: l.id })),
+  );
+  const lineWords = new TokenAutomaton(lineWordPatterns, vocabulary);
+  const linesOf = (b: Brand): BusinessLineRef[] =>
+    b.lines.map((id) => {
+      const line = businessLines.get(id);
+      if (!line) throw new Error(`brand ${b.slug}: unknown line of business "${id}"`);
+      return line;
+    });
+
   for (const b of data.brands) {
-    const entry = toEntry(b, null, b.slug);
+    const entry = toEntry(b, null, b.slug, linesOf(b));
     brandsById.set(entry.id, entry);
     brandsBySlug.set(entry.slug, entry);
     // A name that is also an ordinary word (Next, Target) is only as strong as its weak alias.
@@ -160,7 +206,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     for (const alias of uniqueFolded(strong)) addAlias(entry, alias, false);
     for (const alias of uniqueFolded(b.weak_aliases)) addAlias(entry, alias, true);
     for (const line of b.product_lines ?? []) {
-      const lineEntry = toEntry({ ...line, logo: `brands/${line.slug}.png` }, b, b.slug);
+      const lineEntry = toEntry({ ...line, logo: `brands/${line.slug}.png` }, b, b.slug, []);
       brandsById.set(lineEntry.id, lineEntry);
       brandsBySlug.set(lineEntry.slug, lineEntry);
       // A line's name that folds to its parent's (`Walmart+` is `walmart`) must not outrank the parent.
@@ -168,14 +214,25 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
         [b.name, ...b.aliases, ...b.weak_aliases].map((a) => tokenize(a).join(' ')),
       );
       const lineName = line.name_alias && !parentForms.has(tokenize(line.name).join(' ')) ? [line.name] : [];
-      for (const alias of uniqueFolded([...lineName, ...line.aliases])) addAlias(lineEntry, alias, false);
+      const lineWeak = new Set(line.weak_aliases.map((a) => tokenize(a).join(' ')));
+      const lineStrong = [...lineName, ...line.aliases].filter((a) => !lineWeak.has(tokenize(a).join(' ')));
+      for (const alias of uniqueFolded(lineStrong)) addAlias(lineEntry, alias, false);
+      for (const alias of uniqueFolded(line.weak_aliases)) addAlias(lineEntry, alias, true);
     }
   }
 
-  // Fuzzy matching only considers single-token aliases long enough that one edit is still telling.
+  // Fuzzy matching only considers single-token aliases long enough that one edit is still telling,
+  // in Latin script: one edit of an Arabic word is usually another Arabic word, and the engine has no
+  // Arabic word list to tell them apart (data/words.json is Latin only).
   const fuzzy = new FuzzyIndex<AliasRef>(
     aliasPatterns
-      .filter((p) => p.tokens.length === 1 && !p.value.weak && (p.tokens[0] as string).length >= 5)
+      .filter(
+        (p) =>
+          p.tokens.length === 1 &&
+          !p.value.weak &&
+          (p.tokens[0] as string).length >= 5 &&
+          !ARABIC.test(p.tokens[0] as string),
+      )
       .map((p) => ({ key: p.tokens[0] as string, value: p.value })),
   );
 
@@ -235,8 +292,14 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
   }
 
   // Every word of every automaton is known and never split; the kinds below say more.
-  for (const p of [...patternEntries, ...keywordPatterns, ...intermediaryEntries, ...countryNamePatterns]) {
-    for (const t of p.tokens) vocabulary.add(t, WORD.whole);
+  for (const p of [
+    ...patternEntries,
+    ...keywordPatterns,
+    ...intermediaryEntries,
+    ...countryNamePatterns,
+    ...lineWordPatterns,
+  ]) {
+    for (const t of p.tokens) vocabulary.add(t, WORD.whole | WORD.term);
   }
   for (const p of aliasPatterns) for (const t of p.tokens) vocabulary.add(t, WORD.alias | WORD.whole);
   for (const p of cityPatterns) for (const t of p.tokens) vocabulary.add(t, WORD.city | WORD.whole);
@@ -273,6 +336,9 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     splitHeads,
     alertWords: alertWords(data.alerts),
     model: data.model ? new MerchantModel(data.model) : null,
+    notNameWords: new Set(rules.not_name_words.flatMap((w) => tokenize(w))),
+    lineWords,
+    ordinaryWords: new Set(data.words.words),
   });
 }
 
@@ -280,6 +346,7 @@ function toEntry(
   b: (Brand | ProductLine) & { logo: string },
   parent: Brand | null,
   family: string,
+  lines: readonly BusinessLineRef[],
 ): BrandEntry {
   const countries = 'countries' in b ? b.countries : (parent?.countries ?? ['*']);
   const mccs = b.mccs ?? parent?.mccs ?? [];
@@ -287,7 +354,8 @@ function toEntry(
     id: b.id,
     slug: b.slug,
     name: b.name,
-    name_ar: b.name_ar,
+    // An imported brand may have no Arabic name: empty, as for a brand created from a report.
+    name_ar: b.name_ar ?? '',
     logo: b.logo,
     website: b.website ?? parent?.website ?? null,
     family,
@@ -298,6 +366,7 @@ function toEntry(
     countries: countries.includes('*') ? null : new Set(countries),
     parent_id: parent?.id ?? null,
     venue: 'venue' in b ? b.venue : false,
+    lines,
   });
 }
 

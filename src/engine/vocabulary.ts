@@ -23,6 +23,8 @@ export const WORD = {
   city: 16,
   /** A region or state code (`ca`, `ny`). */
   region: 32,
+  /** A word of a rule phrase, category keyword, line word or processor prefix (`transfer`, `hotel`). */
+  term: 64,
 } as const;
 
 export const UNKNOWN_WORD = -1;

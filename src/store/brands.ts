@@ -82,7 +82,7 @@ export async function showBrand(q: Queryable, id: number): Promise<BrandDetails 
   const isLine = row.kind === 'product_line';
   const aliases = isLine
     ? await q.query<{ alias: string; weak: boolean }>(
-        'SELECT alias, false AS weak FROM product_line_aliases WHERE product_line_id = $1 ORDER BY position',
+        'SELECT alias, weak FROM product_line_aliases WHERE product_line_id = $1 ORDER BY weak, position',
         [id],
       )
     : await q.query<{ alias: string; weak: boolean }>(

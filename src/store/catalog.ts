@@ -55,8 +55,8 @@ export async function seedCatalog(db: Database, brands: readonly Brand[]): Promi
       slug: b.slug,
       position,
       name: b.name,
-      name_ar: b.name_ar,
-      name_ar_source: b.name_ar_source,
+      name_ar: b.name_ar ?? null,
+      name_ar_source: b.name_ar_source ?? null,
       website: b.website ?? null,
       logo: b.logo,
       sub_category_id: b.sub_category_id,
@@ -65,23 +65,30 @@ export async function seedCatalog(db: Database, brands: readonly Brand[]): Promi
       mccs: b.mccs,
       countries: b.countries,
       venue: b.venue,
+      wikidata_id: b.wikidata_id ?? null,
+      logo_source: b.logo_source ?? null,
+      lines: b.lines,
       seed_digest: digest,
     }));
     await tx.query(
       `INSERT INTO brands (id, slug, position, name, name_ar, name_ar_source, website, logo, sub_category_id,
-                           subscription, name_alias, mccs, countries, venue, origin, seed_digest, version)
+                           subscription, name_alias, mccs, countries, venue, wikidata_id, logo_source, lines,
+                           origin, seed_digest, version)
        SELECT r.id, r.slug, r.position, r.name, r.name_ar, r.name_ar_source, r.website, r.logo, r.sub_category_id,
-              r.subscription, r.name_alias, r.mccs, r.countries, r.venue, 'catalog', r.seed_digest, nextval('change_seq')
+              r.subscription, r.name_alias, r.mccs, r.countries, r.venue, r.wikidata_id, r.logo_source, r.lines,
+              'catalog', r.seed_digest, nextval('change_seq')
        FROM jsonb_to_recordset($1::jsonb) AS r(id integer, slug text, position integer, name text, name_ar text,
             name_ar_source text, website text, logo text, sub_category_id text, subscription boolean,
-            name_alias boolean, mccs text[], countries text[], venue boolean, seed_digest text)
+            name_alias boolean, mccs text[], countries text[], venue boolean, wikidata_id text, logo_source text,
+            lines text[], seed_digest text)
        ORDER BY r.position
        ON CONFLICT (id) DO UPDATE SET
          slug = EXCLUDED.slug, position = EXCLUDED.position, name = EXCLUDED.name, name_ar = EXCLUDED.name_ar,
          name_ar_source = EXCLUDED.name_ar_source, website = EXCLUDED.website, logo = EXCLUDED.logo,
          sub_category_id = EXCLUDED.sub_category_id, subscription = EXCLUDED.subscription,
          name_alias = EXCLUDED.name_alias, mccs = EXCLUDED.mccs, countries = EXCLUDED.countries,
-         venue = EXCLUDED.venue, seed_digest = EXCLUDED.seed_digest, version = EXCLUDED.version, updated_at = now()
+         venue = EXCLUDED.venue, wikidata_id = EXCLUDED.wikidata_id, logo_source = EXCLUDED.logo_source,
+         lines = EXCLUDED.lines, seed_digest = EXCLUDED.seed_digest, version = EXCLUDED.version, updated_at = now()
        WHERE brands.origin = 'catalog'`,
       [JSON.stringify(brandRows)],
     );
@@ -143,15 +150,16 @@ export async function seedCatalog(db: Database, brands: readonly Brand[]): Promi
         [lineIds],
       );
       await tx.query(
-        `INSERT INTO product_line_aliases (product_line_id, position, alias, origin)
-         SELECT r.id, r.position, r.alias, 'catalog'
-         FROM jsonb_to_recordset($1::jsonb) AS r(id integer, position integer, alias text)
-         ON CONFLICT (product_line_id, position) DO UPDATE SET alias = EXCLUDED.alias, origin = 'catalog'`,
+        `INSERT INTO product_line_aliases (product_line_id, weak, position, alias, origin)
+         SELECT r.id, r.weak, r.position, r.alias, 'catalog'
+         FROM jsonb_to_recordset($1::jsonb) AS r(id integer, weak boolean, position integer, alias text)
+         ON CONFLICT (product_line_id, weak, position) DO UPDATE SET alias = EXCLUDED.alias, origin = 'catalog'`,
         [
           JSON.stringify(
-            lines.flatMap(({ line }) =>
-              line.aliases.map((alias, position) => ({ id: line.id, position, alias })),
-            ),
+            lines.flatMap(({ line }) => [
+              ...line.aliases.map((alias, position) => ({ id: line.id, weak: false, position, alias })),
+              ...line.weak_aliases.map((alias, position) => ({ id: line.id, weak: true, position, alias })),
+            ]),
           ),
         ],
       );
@@ -179,6 +187,9 @@ interface BrandRow {
   mccs: string[];
   countries: string[];
   venue: boolean;
+  wikidata_id: string | null;
+  logo_source: string | null;
+  lines: string[] | null;
   origin: string;
   version: string;
 }
@@ -210,7 +221,7 @@ export interface LoadedCatalog {
 export async function loadCatalog(q: Queryable): Promise<LoadedCatalog> {
   const brands = await q.query<BrandRow>(
     `SELECT id, slug, position, name, name_ar, name_ar_source, website, logo, sub_category_id, subscription,
-            name_alias, mccs, countries, venue, origin, version::text AS version
+            name_alias, mccs, countries, venue, wikidata_id, logo_source, lines, origin, version::text AS version
      FROM brands_effective ORDER BY position, id`,
   );
   const lines = await q.query<LineRow>(
@@ -221,14 +232,16 @@ export async function loadCatalog(q: Queryable): Promise<LoadedCatalog> {
   const aliases = await q.query<{ brand_id: number; weak: boolean; alias: string }>(
     'SELECT brand_id, weak, alias FROM brand_aliases ORDER BY brand_id, weak, position',
   );
-  const lineAliases = await q.query<{ product_line_id: number; alias: string }>(
-    'SELECT product_line_id, alias FROM product_line_aliases ORDER BY product_line_id, position',
+  const lineAliases = await q.query<{ product_line_id: number; weak: boolean; alias: string }>(
+    'SELECT product_line_id, weak, alias FROM product_line_aliases ORDER BY product_line_id, weak, position',
   );
   const strong = new Map<number, string[]>();
   const weak = new Map<number, string[]>();
   for (const a of aliases.rows) push(a.weak ? weak : strong, Number(a.brand_id), a.alias);
   const lineAliasMap = new Map<number, string[]>();
-  for (const a of lineAliases.rows) push(lineAliasMap, Number(a.product_line_id), a.alias);
+  const lineWeakMap = new Map<number, string[]>();
+  for (const a of lineAliases.rows)
+    push(a.weak ? lineWeakMap : lineAliasMap, Number(a.product_line_id), a.alias);
   const linesByBrand = new Map<number, ProductLine[]>();
   let version = 0;
   for (const l of lines.rows) {
@@ -242,6 +255,7 @@ export async function loadCatalog(q: Queryable): Promise<LoadedCatalog> {
       ...(l.website ? { website: l.website } : {}),
       sub_category_id: l.sub_category_id,
       aliases: lineAliasMap.get(Number(l.id)) ?? [],
+      weak_aliases: lineWeakMap.get(Number(l.id)) ?? [],
       subscription: l.subscription,
       name_alias: l.name_alias,
       ...(l.mccs ? { mccs: l.mccs } : {}),
@@ -269,6 +283,9 @@ export async function loadCatalog(q: Queryable): Promise<LoadedCatalog> {
       mccs: b.mccs,
       countries: b.countries,
       venue: b.venue,
+      ...(b.wikidata_id ? { wikidata_id: b.wikidata_id } : {}),
+      ...(b.logo_source ? { logo_source: b.logo_source } : {}),
+      lines: b.lines ?? [],
       ...(productLines ? { product_lines: productLines } : {}),
     });
   }

@@ -251,6 +251,35 @@ DROP INDEX outbox_pending;
 CREATE INDEX outbox_pending ON outbox (id) WHERE sent_at IS NULL AND failed_at IS NULL;
 `,
   },
+  {
+    version: 4,
+    name: 'catalog: wikidata ids, commons logos, lines of business, weak product-line aliases',
+    sql: `
+-- Brands linked to Wikidata (through name-suggestion-index), the Commons file of their logo, and
+-- their other lines of business (data/business-lines.json ids).
+ALTER TABLE brands ADD COLUMN wikidata_id text;
+ALTER TABLE brands ADD COLUMN logo_source text;
+ALTER TABLE brands ADD COLUMN lines text[] NOT NULL DEFAULT '{}';
+
+-- A product line's one-word alias can be an ordinary word too (Audible, Kindle): weak, as for brands.
+ALTER TABLE product_line_aliases ADD COLUMN weak boolean NOT NULL DEFAULT false;
+ALTER TABLE product_line_aliases DROP CONSTRAINT product_line_aliases_pkey;
+ALTER TABLE product_line_aliases ADD PRIMARY KEY (product_line_id, weak, position);
+
+-- New columns go last: a view keeps the columns it had, in order.
+CREATE OR REPLACE VIEW brands_effective AS
+SELECT id, slug, position,
+       coalesce(overrides ->> 'name', name) AS name,
+       coalesce(overrides ->> 'name_ar', name_ar) AS name_ar,
+       CASE WHEN overrides ? 'name_ar' THEN 'official' ELSE name_ar_source END AS name_ar_source,
+       coalesce(overrides ->> 'website', website) AS website,
+       coalesce(overrides ->> 'logo', logo) AS logo,
+       coalesce(overrides ->> 'sub_category_id', sub_category_id) AS sub_category_id,
+       subscription, name_alias, mccs, countries, venue, origin, overrides, version, updated_at,
+       wikidata_id, logo_source, lines
+FROM brands;
+`,
+  },
 ];
 
 /** Applies the migrations this database lacks; returns the versions it applied. */

@@ -264,6 +264,7 @@ export class InMemoryBrandStore implements ChangeStore {
           mccs: [...row.mccs],
           countries: row.countries.length > 0 ? [...row.countries] : ['*'],
           venue: false,
+          lines: [],
         });
         s.owners.set(id, row.owner_tenant);
         s.origins.set(id, row.origin);

@@ -89,6 +89,8 @@ export interface StartOptions {
   readonly now?: () => number;
   /** Defaults to a silent logger (TEST_API_LOG_LEVEL=info shows the request lines). */
   readonly logger?: Logger;
+  /** The logo folder GET /logos/{brand_id} serves (default: an empty temporary folder). */
+  readonly logoDir?: string;
 }
 
 export async function startApi(options: StartOptions): Promise<TestApi> {
@@ -111,6 +113,7 @@ export async function startApi(options: StartOptions): Promise<TestApi> {
     snapshots: options.snapshots ?? staticSnapshotProvider(testSnapshot()),
     logger: options.logger ?? createLogger(process.env.TEST_API_LOG_LEVEL ?? 'silent'),
     metrics,
+    logoDir: options.logoDir ?? join(dir, 'logos'),
     ...(options.now ? { limiter: new TokenBucketLimiter(options.now) } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -76,12 +76,12 @@ describe('v2 enrichment over HTTP', () => {
     expect(both).toHaveProperty('brand_name_ar');
   });
 
-  it("returns a relative brand_logo; the tenant's logo base URL + it is the full location", async () => {
+  it("returns the catalog's relative brand_logo; v3 gives the logo route under the tenant's base URL", async () => {
     const [record] = await enrich('plain', [starbucks()]);
     expect(record?.brand_logo).toMatch(/^[^/:][^:]*\.png$/);
     const v3 = await api.enrich('v3', { transactions: [starbucks()] }, { tenant: 'plain' });
-    const v3Logo = v3SuccessSchema.parse(v3.json).data[0]?.brand_logo;
-    expect(v3Logo).toBe(`${LOGO_BASE}${record?.brand_logo}`);
+    const v3Record = v3SuccessSchema.parse(v3.json).data[0];
+    expect(v3Record?.brand_logo?.startsWith(`${LOGO_BASE}logos/${v3Record.brand_id}?v=`)).toBe(true);
   });
 
   it('gives a global_tx_id that is stable per tenant and transaction and differs between tenants', async () => {

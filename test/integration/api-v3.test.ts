@@ -1,6 +1,7 @@
 // Guarantee: POST /api/v3/transaction/enrich with a valid bearer token answers 200
 // {"success":true,"message":"","data":[…]} with exactly one v3 record per request item, in request
-// order, exactly as enrichV3() computes it, with logo locations prefixed by the tenant's logo base URL.
+// order, exactly as enrichV3() computes it, with logo URLs (GET /logos/{brand_id}) under the tenant's
+// logo base URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrichV3 } from '../../src/api/enrich.js';
 import { v3RecordSchema, v3SuccessSchema } from '../../src/api/schemas.js';
@@ -64,7 +65,9 @@ describe('v3 enrichment over HTTP', () => {
     );
     const record = own.data[0]!;
     expect(record.brand_name).toBe('Starbucks');
-    expect(record.brand_logo).toMatch(/^https:\/\/cdn\.example\.com\/logos\/[^/].*\.png$/);
+    expect(record.brand_logo).toMatch(
+      new RegExp(`^https://cdn\\.example\\.com/logos/logos/${record.brand_id}\\?v=[0-9a-f]{8}$`),
+    );
     const path = record.brand_logo!.slice('https://cdn.example.com/logos/'.length);
     expect(fallback.data[0]?.brand_logo).toBe(`https://default-cdn.example.net/img/${path}`);
   });

@@ -6,6 +6,7 @@
 // (embedded PGlite, worker stopped), where `corrections apply` does the same for a correction.
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadReferenceData } from '../../src/data/load.js';
+import { logoUrl } from '../../src/engine/records.js';
 import { createTopics, stackEnv, testKafka, uniqueName } from '../support/index.js';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.js';
 import {
@@ -23,6 +24,8 @@ import {
 const brands = loadReferenceData().brands;
 const starbucks = brands.find((b) => b.slug === 'starbucks')!;
 const ikea = brands.find((b) => b.slug === 'ikea')!;
+/** v3's brand_logo after the edit: the logo route, versioned by the new path (no LOGO_BASE_URL here). */
+const NEW_LOGO_URL = logoUrl({ id: starbucks.id, logo: 'brands/starbucks-2027.png' }, { logoBaseUrl: '' });
 
 function topicsEnv(prefix: string) {
   return {
@@ -103,7 +106,7 @@ describe('operator: brands update and corrections apply', () => {
       for (const r of reenriched.records) {
         expect(r.value).toMatchObject({
           brand_id: starbucks.id,
-          brand_logo: 'brands/starbucks-2027.png',
+          brand_logo: NEW_LOGO_URL,
           brand_name_ar: 'ستاربكس كوفي',
           revision: 2,
         });
@@ -117,7 +120,7 @@ describe('operator: brands update and corrections apply', () => {
       ]);
       await output.until(coffee.length + 1);
       expect(output.records.find((r) => r.value.transaction_id === 'sb-4')?.value).toMatchObject({
-        brand_logo: 'brands/starbucks-2027.png',
+        brand_logo: NEW_LOGO_URL,
         brand_name_ar: 'ستاربكس كوفي',
       });
 

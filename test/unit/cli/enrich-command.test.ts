@@ -160,13 +160,14 @@ describe('tx-enrich enrich', () => {
     const out = lines(result('v3').stdout);
     expect(out[0]).toMatchObject({
       brand_name: 'Carrefour',
-      brand_logo: 'brands/carrefour.png',
+      brand_logo: expect.stringMatching(/^\/logos\/\d+\?v=[0-9a-f]{8}$/),
       category_id: '6',
       sub_category_id: '6-1',
       recurring: false,
       ref_id: 'ref-1',
     });
     expect(typeof out[0]?.brand_id).toBe('number');
+    expect(out[0]?.brand_logo).toMatch(new RegExp(`^/logos/${String(out[0]?.brand_id)}\\?`));
     expect(Object.keys(out[0] ?? {})).toHaveLength(13);
     expect(out[2]).toMatchObject({ brand_name: 'Netflix', recurring: true });
     expect(out[6]).toMatchObject({ brand_name: 'Talabat', sub_category_id: '4-2' });

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DATA_DIR, brandFiles, loadReferenceData } from '../../../src/data/load.js';
 import {
   brandFileSchema,
+  businessLinesSchema,
   intermediariesSchema,
   locationsSchema,
   mccMapSchema,
@@ -116,6 +117,7 @@ describe('schemas', () => {
     ['intermediaries.json', intermediariesSchema],
     ['rules.json', rulesSchema],
     ['locations.json', locationsSchema],
+    ['business-lines.json', businessLinesSchema],
   ] as const)('%s parses with its schema', (file, schema) => {
     const json: unknown = JSON.parse(readFileSync(join(DEFAULT_DATA_DIR, file), 'utf8'));
     const result = schema.safeParse(json);
@@ -252,14 +254,68 @@ describe('brand catalog', () => {
     expect(mena.length).toBeGreaterThanOrEqual(700);
   });
 
-  it('every brand and product line has an Arabic name', () => {
+  it('every curated brand and product line has an Arabic name; an imported one has one or none, said honestly', () => {
     const missing: string[] = [];
+    const dishonest: string[] = [];
     for (const b of data.brands) {
       for (const x of [b, ...(b.product_lines ?? [])]) {
-        if (!/[\u0600-\u06ff]/.test(x.name_ar)) missing.push(x.slug);
+        if (x.name_ar === undefined) {
+          if (!b.nsi_id) missing.push(x.slug);
+          if (x.name_ar_source !== undefined) dishonest.push(`${x.slug}: a source for no name`);
+        } else if (!/[\u0600-\u06ff]/.test(x.name_ar) || x.name_ar_source === undefined) {
+          dishonest.push(`${x.slug}: ${x.name_ar} (${x.name_ar_source ?? 'no source'})`);
+        }
+        // The index states a brand's Arabic name; nothing is transliterated on import.
+        if (b.nsi_id && x.name_ar !== undefined && x.name_ar_source !== 'official') dishonest.push(x.slug);
       }
     }
-    expect(missing).toEqual([]);
+    expect({ missing, dishonest }).toEqual({ missing: [], dishonest: [] });
+  });
+});
+
+describe('lines of business', () => {
+  it('every line has a known sub-category, known MCCs and words that fold to tokens', () => {
+    for (const line of data.businessLines.lines) {
+      expect(subCategoryIds.has(line.sub_category_id), line.id).toBe(true);
+      for (const m of line.mccs) expect(data.mccMap.map[m], `${line.id}: MCC ${m}`).toBeDefined();
+      for (const w of line.words) expect(tokenize(w).length, `${line.id}: "${w}"`).toBeGreaterThan(0);
+    }
+    expect(duplicates(data.businessLines.lines.map((l) => l.id))).toEqual([]);
+  });
+
+  it('every brand names only known lines, none of them its own main trade', () => {
+    const lines = new Map(data.businessLines.lines.map((l) => [l.id, l]));
+    const wrong = data.brands.flatMap((b) =>
+      b.lines
+        .filter((id) => !lines.has(id) || lines.get(id)?.sub_category_id === b.sub_category_id)
+        .map((id) => `${b.slug}: ${id}`),
+    );
+    expect(wrong).toEqual([]);
+    expect(data.brands.filter((b) => b.lines.length > 0).length).toBeGreaterThan(0);
+  });
+});
+
+describe('malls', () => {
+  /** One sub-category for every mall: Shopping › Other Shopping. */
+  const MALLS = '13-14';
+  const DUTY_FREE = /duty free/i;
+
+  it('every mall-like venue brand (a shopping venue that is not a duty-free shop) uses the mall sub-category', () => {
+    const venues = data.brands.filter(
+      (b) => b.venue && b.sub_category_id.startsWith('13-') && !DUTY_FREE.test(b.name),
+    );
+    expect(venues.length).toBeGreaterThan(30);
+    const wrong = venues
+      .filter((b) => b.sub_category_id !== MALLS)
+      .map((b) => `${b.slug}: ${b.sub_category_id}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('every venue named a mall is a shopping venue', () => {
+    const wrong = data.brands
+      .filter((b) => b.venue && /\bmall\b|مول/i.test(`${b.name} ${b.name_ar}`) && b.sub_category_id !== MALLS)
+      .map((b) => `${b.slug}: ${b.sub_category_id}`);
+    expect(wrong).toEqual([]);
   });
 });
 

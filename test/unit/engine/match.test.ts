@@ -101,11 +101,12 @@ describe('longest and most specific alias wins', () => {
   });
 });
 
-describe('weak aliases (ordinary words such as NEXT)', () => {
-  it('accepts a weak alias that is the whole text or leads it', () => {
-    const alone = enrich({ raw_description: 'NEXT' });
+describe('weak aliases (ordinary words such as NEXT) need a second signal', () => {
+  it('accepts a weak alias leading the text in a country the brand trades in', () => {
+    const alone = enrich({ raw_description: 'NEXT', country: 'GB' });
     expect(slugOf(snapshot, alone)).toBe('next');
     expect(brandOf('NEXT DUBAI MALL')).toBe('next');
+    expect(brandOf('NEXT 0412 LONDON', { country: 'GB' })).toBe('next');
     // Noise words before it do not count.
     expect(brandOf('PURCHASE NEXT')).toBe('next');
   });
@@ -113,6 +114,16 @@ describe('weak aliases (ordinary words such as NEXT)', () => {
   it('rejects a weak alias in the middle of the text', () => {
     expect(brandOf('XQZW NEXT DAY DELIVERY')).toBeNull();
     expect(brandOf('XQZW NEXT')).toBeNull();
+  });
+
+  it('rejects a weak alias alone in a country the brand does not trade in', () => {
+    expect(brandOf('NEXT', { country: 'AQ' })).toBeNull();
+  });
+
+  it('accepts a weak alias after a processor prefix', () => {
+    // TIME trades worldwide: its country is no signal, the prefix is.
+    expect(brandOf('TIME', { country: 'US' })).toBeNull();
+    expect(brandOf('PAYPAL *TIME', { country: 'US' })).toBe('time');
   });
 
   it('accepts a weak alias anywhere when the MCC agrees', () => {
@@ -130,6 +141,100 @@ describe('weak aliases (ordinary words such as NEXT)', () => {
     const strong = enrich({ raw_description: 'NEXT RETAIL' });
     expect(slugOf(snapshot, strong)).toBe('next');
     expect(weak.confidence).toBeLessThan(strong.confidence);
+  });
+});
+
+// The failure classes of issue 14, each with examples of our own (and the issue's).
+describe('ordinary words are not brands', () => {
+  it('a magazine, a game and an app named by common words do not claim shop names', () => {
+    expect(brandOf('COFFEE TIME CAFE')).toBeNull();
+    expect(brandOf('MATCH POINT TENNIS ACADEMY')).toBeNull();
+    expect(brandOf('MAKE UP FOR EVER')).toBeNull();
+    expect(brandOf('DISCOVERY GARDENS PHARMACY')).toBeNull();
+    expect(brandOf('KING FAHD HOSPITAL', { country: 'SA' })).toBeNull();
+    expect(brandOf('TIME OUT MARKET', { country: 'PT' })).toBeNull();
+    expect(brandOf('SHADOW BOXING GYM', { country: 'GB' })).toBeNull();
+  });
+
+  it('a short alias glued to other letters is not the brand (PIAGET is not PIA + GET)', () => {
+    expect(brandOf('PIAGET', { country: 'PK' })).toBeNull();
+    expect(brandOf('PIAGET BOUTIQUE')).toBeNull();
+  });
+
+  it('an Arabic name inside a longer Arabic word is not the brand: موبيليس is Mobilis, not MUBI', () => {
+    expect(brandOf('موبيليس', { country: 'DZ' })).toBe('mobilis');
+    expect(brandOf('موبيليسات', { country: 'DZ' })).toBeNull();
+  });
+
+  it('the brand named by the word still matches with its second signal', () => {
+    expect(brandOf('TIME', { mcc: '5192' })).toBe('time');
+    expect(brandOf('HILTON PALM RESORT', { mcc: '7011' })).toBe('hilton');
+  });
+});
+
+describe('given names are not brands', () => {
+  it('a shop named after a person called Karim is not Careem', () => {
+    expect(brandOf('آيس كريم الريم')).toBeNull();
+    expect(brandOf('صيدلية كريم')).toBeNull();
+    expect(brandOf('KAREEM KARAK CAFETERIA')).toBeNull();
+    expect(brandOf('كريم للمقاولات')).toBeNull();
+  });
+
+  it('a hotel guest named Hilton is not the hotel chain, the hotel is', () => {
+    expect(brandOf('HILTON JONES PLUMBING', { country: 'GB' })).toBeNull();
+    expect(brandOf('HILTON DUBAI CREEK HOTEL')).toBe('hilton');
+  });
+
+  it('the brand itself still matches: كريم alone in its own country', () => {
+    expect(brandOf('كريم')).toBe('careem');
+    expect(brandOf('CAREEM')).toBe('careem');
+  });
+});
+
+describe('fuzzy matching never crosses a word boundary', () => {
+  it('a brand hidden inside another word is not a typo of it (BASICS holds ASICS)', () => {
+    expect(brandOf('FOOD BASICS', { country: 'CA' })).toBeNull();
+    expect(brandOf('BASICS STORE')).toBeNull();
+  });
+
+  it('an ordinary word one letter from a brand is the word (CAREER is not CAREEM)', () => {
+    expect(brandOf('CAREER FAIR')).toBeNull();
+    expect(brandOf('CAREERS EXPO')).toBeNull();
+  });
+
+  it('a real typo in a brand name is still found', () => {
+    expect(brandOf('STARBUKCS DUBAI')).toBe('starbucks');
+  });
+});
+
+describe('a bank name inside a longer bank name', () => {
+  it('ARAB GULF BANK is not Gulf Bank; Gulf Bank is', () => {
+    expect(brandOf('ARAB GULF BANK', { country: 'KW' })).toBeNull();
+    expect(brandOf('GULF BANK', { country: 'KW' })).toBe('gulf-bank');
+    expect(brandOf('PAYMENT TO GULF BANK', { country: 'KW' })).toBe('gulf-bank');
+  });
+
+  it('a local bank’s name followed by another country is that country’s namesake', () => {
+    expect(brandOf('AL SALAM BANK ALGERIA', { country: 'DZ' })).toBeNull();
+    expect(brandOf('AL SALAM BANK', { country: 'BH' })).toBe('al-salam-bank');
+  });
+
+  it('a longer bank that is itself a brand wins over the name inside it', () => {
+    expect(brandOf('ABU DHABI COMMERCIAL BANK')).toBe('adcb');
+  });
+});
+
+describe('a brand name inside another brand’s name', () => {
+  it('OSHKOSH BGOSH is its own line, not Carter’s', () => {
+    const e = enrich({ raw_description: 'OSHKOSH BGOSH #412', country: 'US' });
+    expect(slugOf(snapshot, e)).toBe('oshkosh-bgosh');
+    expect(e.brand?.name).toBe("OshKosh B'gosh");
+    expect(brandOf('CARTERS #88', { country: 'US' })).toBe('carters');
+  });
+
+  it('a one-word brand is not the first word of another business’s name', () => {
+    expect(brandOf('TARGET PRACTICE RANGE', { country: 'US' })).toBeNull();
+    expect(brandOf('TARGET 1234 MINNEAPOLIS MN', { country: 'US' })).toBe('target');
   });
 });
 

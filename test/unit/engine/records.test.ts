@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadReferenceData } from '../../../src/data/load.js';
-import { globalTransactionId, toV2Record, toV3Record } from '../../../src/engine/records.js';
+import { globalTransactionId, logoUrl, toV2Record, toV3Record } from '../../../src/engine/records.js';
 import { buildSnapshot, type Snapshot } from '../../../src/engine/snapshot.js';
 import type { Enrichment } from '../../../src/engine/types.js';
 import { enrichOne } from './fixtures.js';
@@ -59,7 +59,7 @@ describe('toV3Record', () => {
     expect(record).toEqual({
       brand_id: branded.brand?.id,
       brand_name: 'Netflix',
-      brand_logo: 'brands/netflix.png',
+      brand_logo: expect.stringMatching(new RegExp(`^/logos/${branded.brand?.id}\\?v=[0-9a-f]{8}$`)),
       brand_name_ar: branded.brand?.name_ar,
       brand_url: branded.brand?.website,
       category_id: '3',
@@ -75,15 +75,25 @@ describe('toV3Record', () => {
     expect(record.brand_name_ar).toMatch(/[\u0600-\u06ff]/);
   });
 
-  it('joins the logo base URL with exactly one slash', () => {
-    const expected = 'https://cdn.example.com/logos/brands/netflix.png';
-    expect(toV3Record(branded, null, { logoBaseUrl: 'https://cdn.example.com/logos' }).brand_logo).toBe(
+  it('points brand_logo at GET /logos/{brand_id} under the public base URL, with exactly one slash', () => {
+    const id = branded.brand?.id;
+    const logo = toV3Record(branded, null, { logoBaseUrl: '' }).brand_logo;
+    expect(logo).toMatch(new RegExp(`^/logos/${id}\\?v=[0-9a-f]{8}$`));
+    const version = logo?.slice(logo.indexOf('?'));
+    const expected = `https://enrich.example.com/logos/${id}${version}`;
+    expect(toV3Record(branded, null, { logoBaseUrl: 'https://enrich.example.com' }).brand_logo).toBe(
       expected,
     );
-    expect(toV3Record(branded, null, { logoBaseUrl: 'https://cdn.example.com/logos/' }).brand_logo).toBe(
+    expect(toV3Record(branded, null, { logoBaseUrl: 'https://enrich.example.com/' }).brand_logo).toBe(
       expected,
     );
-    expect(toV3Record(branded, null, { logoBaseUrl: '' }).brand_logo).toBe('brands/netflix.png');
+  });
+
+  it('changes the logo URL when the brand’s logo changes (caches and re-enriched records follow)', () => {
+    const before = logoUrl({ id: 7, logo: 'brands/starbucks.png' }, { logoBaseUrl: '' });
+    const after = logoUrl({ id: 7, logo: 'brands/starbucks-2027.png' }, { logoBaseUrl: '' });
+    expect(before).not.toBe(after);
+    expect(logoUrl({ id: 7, logo: 'brands/starbucks.png' }, { logoBaseUrl: '' })).toBe(before);
   });
 
   it('echoes the request ref_id, else falls back to the transaction_id', () => {

@@ -35,6 +35,7 @@ const OUTSIDE_THE_POLICY: Record<string, string> = {
   Rejection:
     'a change’s data error thrown to roll its transaction back; the use case returns it as the outcome',
   StopWorker: 'carries PROCESSING_FAILED: the worker stops on a bug by configuration',
+  CommonsUnreachable: '`tx-enrich logos mirror` prints it and exits 1 (offline, or Commons unreachable)',
 };
 
 describe('the error catalog', () => {

@@ -1,0 +1,155 @@
+/**
+ * `npm run data:import-nsi [-- --osm-tags FILE]`: regenerates the catalog's name-suggestion-index
+ * data from the pinned package version (docs/data-sources.md):
+ * - links curated brands to index items (Wikidata id, a missing website, the Commons logo file),
+ *   written into data/brands/*.json;
+ * - imports the MENA brands the curated catalog lacks into data/brands/nsi-mena.json.
+ * Updating the index is `npm install -E name-suggestion-index@NEW` and this command.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_DATA_DIR, brandFiles } from '../src/data/load.js';
+import { brandFileSchema, osmTagMapSchema, type Brand } from '../src/data/schemas.js';
+import { indentOf } from './alias-safety.js';
+import { MENA, importBrands } from './nsi/import.js';
+import { loadNsi } from './nsi/index-data.js';
+import { linkBrands } from './nsi/link.js';
+
+export const IMPORT_FILE = 'nsi-mena.json';
+
+type RawBrand = Record<string, unknown> & { id: number; website?: string };
+
+/**
+ * The brand with the import's fields in fixed places (website after the Arabic name, the links
+ * last), so a second run writes the same bytes.
+ */
+function placed(
+  b: RawBrand,
+  fields: { website?: string; wikidata_id?: string; logo_source?: string },
+): RawBrand {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(b)) {
+    if (k === 'website' || k === 'wikidata_id' || k === 'logo_source') continue;
+    out[k] = v;
+    if (k === 'name_ar_source' && fields.website) out.website = fields.website;
+  }
+  if (fields.website && !('website' in out)) out.website = fields.website;
+  if (fields.wikidata_id) out.wikidata_id = fields.wikidata_id;
+  if (fields.logo_source) out.logo_source = fields.logo_source;
+  return out as RawBrand;
+}
+
+export function readOsmTags(path: string): Record<string, string | null> {
+  if (!existsSync(path)) {
+    throw new Error(
+      `${path} not found: the OSM tag → sub-category map (data/osm-tags.json) decides each imported brand's category`,
+    );
+  }
+  const parsed = osmTagMapSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  if (!parsed.success) throw new Error(`${path}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data.tags;
+}
+
+/**
+ * Computes every file the import writes (path → text) and a summary; writes them only when asked,
+ * so a test can compare them with the committed files.
+ */
+export function runImport(
+  dataDir: string,
+  osmTagsPath: string,
+  write: boolean,
+): { files: Map<string, string>; summary: Record<string, unknown> } {
+  const files = new Map<string, string>();
+  // The map first: without it nothing can be imported, and the index takes seconds to read.
+  const osmTags = readOsmTags(osmTagsPath);
+  const index = loadNsi();
+  const curatedFiles = brandFiles(dataDir).filter((f) => f !== IMPORT_FILE);
+  const raw = new Map<string, { text: string; json: { piece: string; brands: RawBrand[] } }>();
+  const curated: Brand[] = [];
+  for (const file of curatedFiles) {
+    const text = readFileSync(join(dataDir, 'brands', file), 'utf8');
+    raw.set(file, { text, json: JSON.parse(text) as { piece: string; brands: RawBrand[] } });
+    curated.push(...brandFileSchema.parse(JSON.parse(text)).brands);
+  }
+
+  // Links are the import's to write: each run replaces them; a website is only ever filled in. A
+  // filled-in website is evidence for the next link, so link until nothing changes: running the
+  // import twice gives the same files.
+  let links = linkBrands(curated, index);
+  for (let pass = 0; pass < 5; pass++) {
+    let filled = 0;
+    for (const b of curated) {
+      const website = links.get(b.id)?.website;
+      if (!b.website && website) {
+        Object.assign(b, { website });
+        filled++;
+      }
+    }
+    if (filled === 0) break;
+    links = linkBrands(curated, index);
+  }
+  let websitesFilled = 0;
+  for (const [file, { text, json }] of raw) {
+    json.brands = json.brands.map((b) => {
+      const link = links.get(b.id);
+      if (!b.website && link?.website) websitesFilled++;
+      return placed(b, {
+        website: b.website ?? link?.website ?? undefined,
+        wikidata_id: link?.wikidata_id,
+        logo_source: link?.logo_source ?? undefined,
+      });
+    });
+    files.set(join(dataDir, 'brands', file), `${JSON.stringify(json, null, indentOf(text))}\n`);
+  }
+  for (const b of curated) {
+    const link = links.get(b.id);
+    if (link) Object.assign(b, { wikidata_id: link.wikidata_id });
+  }
+
+  const importPath = join(dataDir, 'brands', IMPORT_FILE);
+  const previous = existsSync(importPath)
+    ? (JSON.parse(readFileSync(importPath, 'utf8')) as { brands: { id: number; nsi_id: string }[] }).brands
+    : [];
+  const report = importBrands(index, {
+    osmTags,
+    curated,
+    curatedWikidata: new Set([...links.values()].map((l) => l.wikidata_id)),
+    previousIds: new Map(previous.map((b) => [b.nsi_id, b.id])),
+  });
+  const file = { piece: 'nsi-mena', source: `name-suggestion-index@${index.version}`, brands: report.brands };
+  files.set(importPath, `${JSON.stringify(file, null, 2)}\n`);
+  if (write) for (const [path, text] of files) writeFileSync(path, text);
+
+  const perCountry: Record<string, number> = {};
+  for (const b of report.brands)
+    for (const c of b.countries)
+      if ((MENA as readonly string[]).includes(c)) perCountry[c] = (perCountry[c] ?? 0) + 1;
+  return {
+    files,
+    summary: {
+      index: index.version,
+      linked: links.size,
+      linked_by: [...links.values()].reduce<Record<string, number>>(
+        (acc, l) => ({ ...acc, [l.how]: (acc[l.how] ?? 0) + 1 }),
+        {},
+      ),
+      websites_filled: websitesFilled,
+      imported: report.brands.length,
+      imported_with_arabic_name: report.brands.filter((b) => b.name_ar).length,
+      imported_per_country: perCountry,
+      skipped: report.skipped,
+    },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const at = process.argv.indexOf('--osm-tags');
+  const osmTags = at > 0 ? (process.argv[at + 1] ?? '') : join(DEFAULT_DATA_DIR, 'osm-tags.json');
+  try {
+    const { summary } = runImport(DEFAULT_DATA_DIR, osmTags, true);
+    console.log(JSON.stringify(summary, null, 2));
+  } catch (err) {
+    console.error(`data:import-nsi: ${(err as Error).message}`);
+    process.exitCode = 1;
+  }
+}

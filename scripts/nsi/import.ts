@@ -1,0 +1,263 @@
+/**
+ * Turns name-suggestion-index items that trade in MENA countries into catalog brands: payment-
+ * relevant tags only (data/osm-tags.json gives the sub-category; a tag it leaves null is not a
+ * merchant), names in English and, where the index has it, Arabic (official), aliases spelt as
+ * statements print them and checked by the alias rules. The curated catalog wins every conflict:
+ * an item it already has (same Wikidata id, or its name is a curated alias) is not imported, and an
+ * alias a curated brand owns in the same countries is dropped.
+ */
+import type { Brand } from '../../src/data/schemas.js';
+import { loadWordLists, weakness } from '../word-lists.js';
+import type { NsiIndex, NsiItem } from './index-data.js';
+import { folded } from './link.js';
+
+/** The product's home markets (issue 14; ../shared/eval/README.md). */
+export const MENA = ['AE', 'SA', 'KW', 'QA', 'BH', 'OM', 'EG', 'JO', 'LB', 'IQ', 'MA', 'TN', 'DZ'] as const;
+
+/** Where imported brand ids start; ids already given stay with their item. */
+export const FIRST_IMPORTED_ID = 1_000_001;
+
+/**
+ * Tags the OSM map leaves null because the non-merchant rules decide such rows (banks), but whose
+ * brands the catalog keeps as counterparties: they take the sub-category the curated catalog gives
+ * the same tag's brands (decided in `importBrands`, never a number written here).
+ */
+const COUNTERPARTY_TAGS = new Set(['amenity=bank']);
+
+/**
+ * Venues are addresses in a shop's descriptor as much as merchants; the curated catalog marks
+ * them (`venue`) and the import cannot tell a mall's own charges from its shops'.
+ */
+const VENUE_TAGS = new Set(['shop=mall']);
+
+export interface ImportedBrand extends Brand {
+  readonly nsi_id: string;
+}
+
+export interface ImportReport {
+  readonly brands: ImportedBrand[];
+  readonly skipped: Record<string, number>;
+}
+
+interface Options {
+  readonly osmTags: Readonly<Record<string, string | null>>;
+  readonly curated: readonly Brand[];
+  /** Wikidata ids the curated catalog has (its own or linked). */
+  readonly curatedWikidata: ReadonlySet<string>;
+  /** Ids from the previous import, by index item id: an item keeps its id across updates. */
+  readonly previousIds: ReadonlyMap<string, number>;
+}
+
+const LATIN = /^[\p{Script=Latin}\p{N}\p{P}\p{Zs}&+'’.-]+$/u;
+const ARABIC = /[\u0600-\u06ff]/;
+
+/** The item's English name: `brand:en`, a Latin `brand`, `brand:fr`, else the Wikidata label. */
+function englishName(item: NsiItem, label: string | null): string | null {
+  const t = item.tags;
+  for (const candidate of [t['brand:en'], t['name:en'], t.brand, t['brand:fr'], label, t.name]) {
+    if (candidate && LATIN.test(candidate.trim())) return candidate.trim();
+  }
+  // `Marjane مرجان`: the Latin part of a name written in two scripts.
+  const latin = (t.brand ?? item.displayName)
+    .split(/\s+/)
+    .filter((w) => !ARABIC.test(w))
+    .join(' ')
+    .trim();
+  return latin && LATIN.test(latin) ? latin : null;
+}
+
+function arabicName(item: NsiItem): string | null {
+  const t = item.tags;
+  for (const candidate of [t['brand:ar'], t['name:ar'], t['operator:ar']]) {
+    // `CNAS الصندوق الوطني…`: only the Arabic words are the Arabic name.
+    const arabic = candidate
+      ?.split(/\s+/)
+      .filter((w) => ARABIC.test(w))
+      .join(' ');
+    if (arabic) return arabic;
+  }
+  return null;
+}
+
+export function slugify(name: string): string {
+  return (
+    folded(name)
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'brand'
+  );
+}
+
+/**
+ * How statements print a name: upper case as written, with `&` spelt out and dropped, without
+ * spaces for names of two or three words (fixed-width fields glue them), and the index's other
+ * names.
+ */
+export function statementSpellings(name: string, others: readonly string[]): string[] {
+  const upper = name.toUpperCase();
+  const out = [upper, upper.replace(/&/g, 'AND'), upper.replace(/\s*&\s*/g, ' ')];
+  const words = folded(name).split(' ');
+  if (words.length >= 2 && words.length <= 3 && words.join('').length >= 6)
+    out.push(words.join('').toUpperCase());
+  out.push(...others.map((o) => (ARABIC.test(o) ? o : o.toUpperCase())));
+  const seen = new Set<string>();
+  return out.filter((a) => {
+    const key = folded(a);
+    if (!key || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function importBrands(index: NsiIndex, options: Options): ImportReport {
+  const lists = loadWordLists();
+  const skipped: Record<string, number> = {};
+  const skip = (why: string): void => {
+    skipped[why] = (skipped[why] ?? 0) + 1;
+  };
+
+  // Curated aliases by folded form, with their brands' countries: the curated catalog owns them.
+  const curatedAliases = new Map<string, string[][]>();
+  for (const b of options.curated) {
+    for (const a of [
+      b.name,
+      ...b.aliases,
+      ...b.weak_aliases,
+      ...(b.product_lines ?? []).flatMap((l) => [l.name, ...l.aliases]),
+    ]) {
+      const key = folded(a);
+      curatedAliases.set(key, [...(curatedAliases.get(key) ?? []), b.countries]);
+    }
+  }
+  const taken = (key: string, countries: readonly string[], owners: Map<string, string[][]>): boolean =>
+    (owners.get(key) ?? []).some((cs) => cs.includes('*') || countries.some((c) => cs.includes(c)));
+
+  const counterpartySub = curatedCounterpartySubCategories(index, options);
+  const mena = new Set<string>(MENA);
+  const imported: ImportedBrand[] = [];
+  const importedAliases = new Map<string, string[][]>();
+  const slugs = new Set(
+    options.curated.flatMap((b) => [b.slug, ...(b.product_lines ?? []).map((l) => l.slug)]),
+  );
+  const seenWikidata = new Set<string>();
+  let nextId = Math.max(FIRST_IMPORTED_ID - 1, ...options.previousIds.values()) + 1;
+
+  const candidates = [...index.items]
+    .filter((i) => i.countries.some((c) => mena.has(c)))
+    .sort((a, b) => a.id.localeCompare(b.id));
+  for (const item of candidates) {
+    if (VENUE_TAGS.has(item.tag)) {
+      skip('venue tag (mall)');
+      continue;
+    }
+    const sub = item.tag in options.osmTags ? options.osmTags[item.tag] : undefined;
+    const subCategory = sub ?? (COUNTERPARTY_TAGS.has(item.tag) ? counterpartySub.get(item.tag) : undefined);
+    if (sub === undefined && !COUNTERPARTY_TAGS.has(item.tag)) {
+      skip('tag not in the OSM map');
+      continue;
+    }
+    if (!subCategory) {
+      skip('not a merchant (tag maps to null)');
+      continue;
+    }
+    if (item.wikidata && (options.curatedWikidata.has(item.wikidata) || seenWikidata.has(item.wikidata))) {
+      skip(
+        options.curatedWikidata.has(item.wikidata)
+          ? 'in the curated catalog (Wikidata id)'
+          : 'duplicate Wikidata id',
+      );
+      continue;
+    }
+    const facts = item.wikidata ? index.wikidata(item.wikidata) : null;
+    const name = englishName(item, facts?.label ?? null);
+    if (!name) {
+      skip('no Latin-script name');
+      continue;
+    }
+    const countries = item.countries;
+    if (taken(folded(name), countries, curatedAliases)) {
+      skip('in the curated catalog (name)');
+      continue;
+    }
+    const ar = arabicName(item);
+    const others = [
+      ...item.matchNames,
+      ...Object.entries(item.tags)
+        .filter(([k]) => /^(brand|name)(:(en|fr))?$/.test(k))
+        .map(([, v]) => v),
+      ...(ar ? [ar] : []),
+    ].filter((n) => !(ARABIC.test(n) && /[A-Za-z]/.test(n)));
+    const aliases: string[] = [];
+    const weak: string[] = [];
+    for (const alias of statementSpellings(name, others)) {
+      const key = folded(alias);
+      if (taken(key, countries, curatedAliases) || taken(key, countries, importedAliases)) continue;
+      // A name made only of ordinary words (`The Coffee`) is as weak as one ordinary word.
+      const ordinary = key.split(' ').every((t) => lists.english.has(t));
+      const why = weakness(alias, lists);
+      (ordinary || (why && why !== 'short') ? weak : aliases).push(alias);
+    }
+    if (aliases.length + weak.length === 0) {
+      skip('every alias owned by another brand');
+      continue;
+    }
+    let slug = slugify(name);
+    if (slugs.has(slug)) slug = `${slug}-${countries.slice(0, 2).join('-').toLowerCase()}`;
+    for (let n = 2; slugs.has(slug); n++) slug = `${slugify(name)}-${n}`;
+    slugs.add(slug);
+    for (const a of [...aliases, ...weak]) {
+      const key = folded(a);
+      importedAliases.set(key, [...(importedAliases.get(key) ?? []), [...countries]]);
+    }
+    if (item.wikidata) seenWikidata.add(item.wikidata);
+    const id = options.previousIds.get(item.id) ?? nextId++;
+    imported.push({
+      id,
+      slug,
+      name,
+      ...(ar ? { name_ar: ar, name_ar_source: 'official' as const } : {}),
+      ...(facts?.website ? { website: facts.website } : {}),
+      logo: `brands/${slug}.png`,
+      sub_category_id: subCategory,
+      aliases: [...aliases, ...weak],
+      weak_aliases: weak,
+      subscription: false,
+      name_alias: true,
+      mccs: [],
+      countries: [...countries],
+      venue: false,
+      lines: [],
+      ...(item.wikidata ? { wikidata_id: item.wikidata } : {}),
+      ...(facts?.logoFile ? { logo_source: facts.logoFile } : {}),
+      nsi_id: item.id,
+    } as ImportedBrand);
+  }
+  imported.sort((a, b) => a.id - b.id);
+  return { brands: imported, skipped };
+}
+
+/**
+ * For tags the OSM map leaves null but whose brands the catalog keeps (banks): the sub-category
+ * most curated brands of that tag have, found through their Wikidata ids.
+ */
+function curatedCounterpartySubCategories(index: NsiIndex, options: Options): Map<string, string> {
+  // One brand has items under several tags (a bank's branches and its ATMs).
+  const tagsOf = new Map<string, Set<string>>();
+  for (const i of index.items) {
+    if (i.wikidata) tagsOf.set(i.wikidata, (tagsOf.get(i.wikidata) ?? new Set()).add(i.tag));
+  }
+  const votes = new Map<string, Map<string, number>>();
+  for (const b of options.curated) {
+    for (const tag of (b.wikidata_id ? tagsOf.get(b.wikidata_id) : undefined) ?? []) {
+      if (!COUNTERPARTY_TAGS.has(tag)) continue;
+      const counts = votes.get(tag) ?? new Map<string, number>();
+      counts.set(b.sub_category_id, (counts.get(b.sub_category_id) ?? 0) + 1);
+      votes.set(tag, counts);
+    }
+  }
+  const out = new Map<string, string>();
+  for (const [tag, counts] of votes) {
+    const [best] = [...counts].sort((a, b) => b[1] - a[1]);
+    if (best) out.set(tag, best[0]);
+  }
+  return out;
+}
