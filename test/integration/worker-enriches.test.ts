@@ -81,7 +81,7 @@ describe('worker: enrich and publish', () => {
       OUTPUT_TOPIC: output,
       DLQ_TOPIC: dlq,
       CONSUMER_GROUP: uniqueName('enrich-group'),
-      LOGO_BASE_URL: 'https://cdn.example.com/logos/',
+      LOGO_BASE_URL: 'https://enrich.example.com/',
       DEFAULT_TENANT: 'bank-a',
       KAFKA_SESSION_TIMEOUT_MS: '6000',
     });
@@ -152,7 +152,8 @@ describe('worker: enrich and publish', () => {
       category_name: 'Transportation',
       sub_category_name: 'Taxis',
     });
-    expect(String(careem.brand_logo)).toMatch(/^https:\/\/cdn\.example\.com\/logos\/brands\/.+\.png$/);
+    // GET /logos/{brand_id} under the configured base, versioned by the logo's digest.
+    expect(String(careem.brand_logo)).toMatch(/^https:\/\/enrich\.example\.com\/logos\/\d+\?v=[0-9a-f]{8}$/);
     expect(byId.get('t-json')!.value).toMatchObject({
       brand_name: 'Netflix',
       recurring: true,
