@@ -14,37 +14,21 @@ import {
   StopWorker,
   type StepContext,
 } from '../../../src/pipeline/steps.js';
-import { InMemoryCodec } from '../../fakes/in-memory-codec.js';
-import { InMemoryStore } from '../../fakes/in-memory-store.js';
 import { jsonMessages, kafkaMessage, rawTransaction } from '../../fakes/messages.js';
+import { fakeStepContext } from '../../fakes/step-context.js';
 
 let snapshot: Snapshot;
 beforeAll(() => {
   snapshot = buildSnapshot(loadReferenceData());
 });
 
-const OUTPUT_SCHEMA = 7;
-
 function setup(overrides: Partial<StepContext> = {}) {
-  const codec = new InMemoryCodec().register(OUTPUT_SCHEMA, 'enriched-transaction');
-  const store = new InMemoryStore(snapshot);
-  const ctx: StepContext = {
-    topic: 'raw',
-    partition: 1,
+  const { ctx, codec, store } = fakeStepContext(snapshot);
+  return {
+    ctx: { ...ctx, partition: 1, logoBaseUrl: 'https://enrich.example.com', ...overrides },
     codec,
     store,
-    outputTopic: 'out',
-    dlqTopic: 'dlq',
-    outputSchemaId: OUTPUT_SCHEMA,
-    outputMaxBytes: 1_048_588,
-    dlqMaxBytes: 1_048_588,
-    defaultTenant: 'default',
-    logoBaseUrl: 'https://enrich.example.com',
-    onDecodeBug: 'dead-letter',
-    now: 1_700_000_000_000,
-    ...overrides,
   };
-  return { ctx, codec, store };
 }
 
 type Out = Record<string, unknown>;
