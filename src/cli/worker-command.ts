@@ -36,7 +36,7 @@ Consumes INPUT_TOPICS (or INPUT_TOPIC_PATTERN) as consumer group CONSUMER_GROUP,
 transaction and publishes v3 records to OUTPUT_TOPIC keyed by customer_id; undecodable or invalid
 records go to DLQ_TOPIC with the reason in headers. Records, dead letters and offsets commit in one
 Kafka transaction. All settings come from the environment (see README, "Configuration").
-Serves /metrics, /healthz and /readyz on HTTP_PORT. Stops cleanly on SIGTERM or SIGINT.
+Serves /metrics, /healthz and /readyz on HTTP_PORT (bound on HEALTH_HOST). Stops cleanly on SIGTERM or SIGINT.
 Run it with node ${WORKER_NODE_OPTIONS.join(' ')} (npm start does) for throughput.
 
 The brand store (PostgreSQL at DATABASE_URL, or the embedded PGlite store in STORE_DATA_DIR when it
@@ -92,8 +92,9 @@ export async function runWorkerCommand(argv: string[]): Promise<number> {
     config.httpPort,
     worker.metrics.registry,
     () => worker.readiness() ?? feedback?.readiness() ?? null,
+    config.healthHost,
   );
-  log.info({ port: health.port }, 'metrics and health endpoints listening');
+  log.info({ port: health.port, host: health.host }, 'metrics and health endpoints listening');
 
   return new Promise<number>((resolve) => {
     let exiting = false;
