@@ -6,7 +6,6 @@
  */
 import { unwatchFile, watchFile } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config.js';
 import { createApiMetrics } from '../api/metrics.js';
 import { buildApiServer } from '../api/server.js';
@@ -26,6 +25,7 @@ import {
 } from '../api/tenants.js';
 import { startHealthServer, type HealthServer } from '../observability/health-server.js';
 import { createLogger, type Logger } from '../observability/logger.js';
+import { defineCommand, option, runCommand, type CommandContext, type OptionValues } from './command-kit.js';
 
 const HELP = `usage: tx-enrich api [--port N] [--host ADDRESS] [--ops-port N] [--tenants-file PATH]
 
@@ -50,32 +50,28 @@ export interface ApiCommandDeps {
   readonly loadLearnedMappings?: LearnedMappingsLoader;
 }
 
+const API_OPTIONS = {
+  port: option.port(),
+  host: option.text(),
+  'ops-port': option.port(),
+  'tenants-file': option.text(),
+} as const;
+
 export async function runApiCommand(argv: string[], deps: ApiCommandDeps = {}): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'ops-port': { type: 'string' },
-        'tenants-file': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    process.stderr.write(`tx-enrich api: ${(error as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+  return runCommand(
+    'tx-enrich api',
+    defineCommand({ help: HELP, options: API_OPTIONS, run: (context) => serve(context, deps) }),
+    argv,
+  );
+}
+
+async function serve(
+  { values }: CommandContext<OptionValues<typeof API_OPTIONS>>,
+  deps: ApiCommandDeps,
+): Promise<number> {
   const config = loadConfigOrExit();
-  const port = portOption('--port', values.port, config.apiPort);
-  const opsPort = portOption('--ops-port', values['ops-port'], config.apiOpsPort);
-  if (port === null || opsPort === null) return 2;
+  const port = values.port ?? config.apiPort;
+  const opsPort = values['ops-port'] ?? config.apiOpsPort;
   const host = values.host ?? config.apiHost;
   const logger = createLogger(config.logLevel, 'tx-enrich-api');
   const tenantsPath = values['tenants-file'] ?? config.tenantsFile ?? DEFAULT_TENANTS_FILE;
@@ -190,17 +186,6 @@ export async function runApiCommand(argv: string[], deps: ApiCommandDeps = {}): 
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-}
-
-/** A port option's value, its configured default when absent, or null after printing the problem. */
-function portOption(name: string, value: string | undefined, fallback: number): number | null {
-  if (value === undefined) return fallback;
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) {
-    process.stderr.write(`tx-enrich api: ${name} must be 0-65535, got "${value}"\n`);
-    return null;
-  }
-  return port;
 }
 
 function reportTenantsFile(logger: Logger, path: string, loaded: LoadedTenantsFile): void {

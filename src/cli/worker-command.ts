@@ -2,7 +2,6 @@
  * `tx-enrich worker` (also `npm start`): runs the exactly-once enrichment worker until SIGTERM or
  * SIGINT, with /metrics, /healthz and /readyz on HTTP_PORT.
  */
-import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config.js';
 import { loadReferenceData } from '../data/load.js';
 import { RetryBoard } from '../errors/retry.js';
@@ -15,6 +14,7 @@ import type { Database } from '../store/db.js';
 import { historyFor, upsertIndex } from '../store/index-store.js';
 import { StoreSnapshot } from '../store/store-snapshot.js';
 import { openStore, prepareStore } from '../store/store.js';
+import { defineCommand, runCommand } from './command-kit.js';
 
 /**
  * Node options the worker should run with (`npm start`, the Docker image and the demo pass them; set
@@ -46,16 +46,11 @@ FEEDBACK_TOPIC, publishes re-enriched records (REENRICHED_TOPIC) and brand chang
 (BRAND_CHANGES_TOPIC) through the outbox, and refreshes its snapshot on brand changes (docs/store.md).
 `;
 
-export async function runWorkerCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { help: { type: 'boolean', short: 'h' } },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+export function runWorkerCommand(argv: string[]): Promise<number> {
+  return runCommand('tx-enrich worker', defineCommand({ help: HELP, options: {}, run: runWorker }), argv);
+}
+
+async function runWorker(): Promise<number> {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
   const files = loadReferenceData();
