@@ -244,6 +244,12 @@ function usage(name: string, help: string, message: string): number {
   return 2;
 }
 
+/** parseArgs' message, shortened where it explains more than the caller needs. */
+function parseProblem(error: Error): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(error.message);
+  return unknown ? `unknown option ${unknown[1]}` : error.message;
+}
+
 function parseOptions(options: OptionDefs, argv: readonly string[]) {
   const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {};
   for (const [key, def] of Object.entries(options)) {
@@ -293,7 +299,7 @@ export async function runCommand(
     args = parsed.positionals;
     checkArgs(command.args ?? [], args);
   } catch (error) {
-    return usage(name, help, (error as Error).message);
+    return usage(name, help, parseProblem(error as Error));
   }
   const context: CommandContext<OptionValues<OptionDefs>> = {
     values,
