@@ -333,8 +333,15 @@ export async function runGroup(group: CommandGroup, argv: readonly string[]): Pr
   };
   for (const [key, def] of Object.entries(all))
     config[key] = { type: def.type, ...(def.multiple ? { multiple: true } : {}) };
-  const loose = parseArgs({ args: [...argv], options: config, allowPositionals: true, strict: false });
-  const sub = loose.positionals[0];
+  const loose = parseArgs({
+    args: [...argv],
+    options: config,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  const first = loose.tokens.find((token) => token.kind === 'positional');
+  const sub = first?.value;
   if (sub === 'help' || (sub === undefined && loose.values.help === true)) {
     write(process.stdout, group.help);
     return 0;
@@ -343,7 +350,7 @@ export async function runGroup(group: CommandGroup, argv: readonly string[]): Pr
   const command = Object.hasOwn(group.commands, sub) ? group.commands[sub] : undefined;
   if (!command) return usage(group.name, group.help, `unknown command "${sub}"`);
   const rest = [...argv];
-  rest.splice(rest.indexOf(sub), 1);
+  if (first) rest.splice(first.index, 1);
   return runCommand(`${group.name} ${sub}`, command, rest, command.help || group.help);
 }
 

@@ -208,7 +208,9 @@ describe('runGroup', () => {
     expect((await capture(() => runGroup(group, ['search', 'x', '--limit', '3']))).code).toBe(0);
     expect((await capture(() => runGroup(group, ['--limit', '4', 'search', 'y']))).code).toBe(0);
     expect((await capture(() => runGroup(group, ['show', '12']))).code).toBe(0);
-    expect(ran).toEqual(['search x 3', 'search y 4', 'show 12']);
+    // The sub-command's name is taken out by position, not by value.
+    expect((await capture(() => runGroup(group, ['search', 'search']))).code).toBe(0);
+    expect(ran).toEqual(['search x 3', 'search y 4', 'show 12', 'search search 25']);
   });
 
   it('prints the group help for --help, -h and help (status 0)', async () => {
