@@ -24,8 +24,11 @@ COPY data ./data
 COPY schemas ./schemas
 # The node image's unprivileged user (uid 1000).
 USER node
-# HTTP_PORT (health, metrics) and API_PORT (HTTP enrichment API).
-EXPOSE 9464 8080
+# Outside a container the ports bind loopback by default; inside one, the container's network is
+# the boundary and probes, scrapers and published ports arrive on its interface (docs/decisions.md).
+ENV HEALTH_HOST=0.0.0.0 API_HOST=0.0.0.0
+# HTTP_PORT (worker health, metrics), API_PORT (HTTP enrichment API), API_OPS_PORT (API metrics).
+EXPOSE 9464 8080 9465
 # The worker's node options (src/cli/worker-command.ts, WORKER_NODE_OPTIONS): a larger young generation
 # for its micro-batches, and no pretenuring of their short-lived results (bin/tx-enrich.js).
 CMD ["node", "--max-semi-space-size=64", "--no-allocation-site-pretenuring", "bin/tx-enrich.js", "worker"]

@@ -43,6 +43,8 @@ function startServer(tenantsFile: string): Promise<{ child: ChildProcess; port: 
       '0',
       '--host',
       '127.0.0.1',
+      '--ops-port',
+      '0',
       '--tenants-file',
       tenantsFile,
     ],

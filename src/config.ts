@@ -6,6 +6,7 @@
  * `SETTINGS` is the single list of variables: the README's configuration table is generated from it
  * (`npm run config:table`), and tests check that docker-compose.yml sets no variable outside it.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** One setting: the environment variable, its default (as the raw string) and what it is for. */
@@ -50,6 +51,20 @@ function decimal(rule: string, check: (n: number) => boolean) {
 
 function port() {
   return integer(0, 65535);
+}
+
+/** An address to bind: an IPv4 or IPv6 literal, or a host name. */
+function host() {
+  return z
+    .string()
+    .refine(
+      (value) =>
+        isIP(value) !== 0 ||
+        /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(
+          value,
+        ),
+      'must be an IP address or a host name',
+    );
 }
 
 function url(protocols: readonly string[], rule: string) {
@@ -297,11 +312,35 @@ export const SETTINGS = {
     description: 'Port of the worker health, readiness and Prometheus metrics endpoints.',
     schema: port(),
   }),
+  healthHost: setting({
+    env: 'HEALTH_HOST',
+    default: '127.0.0.1',
+    rule: 'IP address or host name',
+    description:
+      "Address the operations ports bind (the worker's HTTP_PORT, the API's API_OPS_PORT). Loopback by default; a container sets 0.0.0.0 so its orchestrator's probes and scrapers reach it.",
+    schema: host(),
+  }),
   apiPort: setting({
     env: 'API_PORT',
     default: '8080',
     rule: 'port 0-65535 (0 = any free port)',
-    description: 'Port of the HTTP enrichment API (/api/v3/transaction/enrich, /api/v2/transaction/enrich).',
+    description:
+      'Port of the HTTP enrichment API (/api/v3/transaction/enrich, /api/v2/transaction/enrich, /logos, /docs, /healthz, /readyz; no /metrics).',
+    schema: port(),
+  }),
+  apiHost: setting({
+    env: 'API_HOST',
+    default: '127.0.0.1',
+    rule: 'IP address or host name',
+    description: 'Address the HTTP enrichment API binds (0.0.0.0 for every interface).',
+    schema: host(),
+  }),
+  apiOpsPort: setting({
+    env: 'API_OPS_PORT',
+    default: '9465',
+    rule: 'port 0-65535 (0 = any free port)',
+    description:
+      'Operations port of the HTTP API: /healthz, /readyz and /metrics (which name tenants), bound on HEALTH_HOST, never on the API port.',
     schema: port(),
   }),
   kafkaSessionTimeoutMs: setting({

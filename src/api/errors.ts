@@ -12,6 +12,8 @@ export const API_ERROR_CODES = {
   // 400
   INVALID_RESPONSE_TYPE: 'response-type is missing or is not consumer',
   NOT_JSON: 'the body is empty or is not valid JSON',
+  INVALID_ENCODING: 'the body is not valid UTF-8 (never decoded with replacement characters)',
+  MALFORMED_REQUEST: 'the request is not valid HTTP/1.1 (refused before routing)',
   INVALID_BODY: 'the body is not a JSON object with a transactions array',
   INVALID_FIELD: 'a field of a transaction is missing, of the wrong type or out of range',
   EMPTY_ENVELOPE: 'the transactions array is empty',
@@ -25,11 +27,15 @@ export const API_ERROR_CODES = {
   NOT_FOUND: 'no such route',
   BRAND_NOT_FOUND: 'GET /logos/{brand_id}: no brand has that id',
   METHOD_NOT_ALLOWED: 'the enrichment routes take POST only',
+  // 408
+  REQUEST_TIMEOUT: 'the whole request did not arrive within the request timeout',
   // 413
   BODY_TOO_LARGE: "the body is larger than the tenant's max_body_bytes",
   BATCH_TOO_LARGE: "the request has more transactions than the tenant's max_batch",
   // 415
   UNSUPPORTED_MEDIA_TYPE: 'the Content-Type is not JSON (v2: it must be application/json) or not UTF-8',
+  // 431
+  HEADERS_TOO_LARGE: "the request line and headers exceed Node's limit (16 KiB)",
   // 429
   RATE_LIMITED: "the tenant's rate_limit_per_minute is used up",
   // 500, 503

@@ -214,7 +214,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: 'v3', description: 'Enrichment API v3' },
       { name: 'v2', description: 'Enrichment API v2' },
       { name: 'logos', description: 'Brand logos (brand_logo)' },
-      { name: 'operations', description: 'Health, readiness and metrics' },
+      { name: 'operations', description: 'Health and readiness (metrics are on the operations port)' },
     ],
     paths: {
       '/api/v3/transaction/enrich': enrichOperation('v3'),
@@ -222,7 +222,6 @@ export function buildOpenApiDocument(): OpenApiDocument {
       '/logos/{brand_id}': logoOperation(),
       '/healthz': plainGet('Liveness', 'application/json', 'The process is alive.'),
       '/readyz': plainGet('Readiness', 'application/json', 'Ready (503 with the reason when not).'),
-      '/metrics': plainGet('Prometheus metrics', 'text/plain', 'Metrics in the Prometheus text format.'),
     },
     components: {
       schemas: componentSchemas(),

@@ -4,6 +4,7 @@
  * the tenant's body limit on bodies sent without a length, and the JSON body parser.
  */
 import { Transform, type TransformCallback } from 'node:stream';
+import { decodeUtf8 } from '../contract/utf8.js';
 import type { ApiVersion } from './credentials.js';
 import { ApiError } from './errors.js';
 
@@ -130,9 +131,22 @@ export class ByteLimit extends Transform {
   }
 }
 
-/** Parses a body as JSON (every content type that passed {@link checkContentType}). */
+/**
+ * Parses a body as JSON (every content type that passed {@link checkContentType}). The bytes are
+ * decoded as strict UTF-8 first: a lenient decoder would put U+FFFD where they break and enrich a
+ * transaction whose id the client never sent.
+ */
 export function parseJsonBody(body: Buffer): unknown {
-  const text = body.toString('utf8');
+  const decoded = decodeUtf8(body);
+  if (!decoded.ok) {
+    throw new ApiError(
+      400,
+      'INVALID_ENCODING',
+      `the body is not valid UTF-8: the bytes at offset ${decoded.validBytes} are not a UTF-8 sequence`,
+      { field: 'body' },
+    );
+  }
+  const text = decoded.text;
   if (text.trim() === '') {
     throw new ApiError(400, 'NOT_JSON', 'the body is empty; send {"transactions": [...]}', { field: 'body' });
   }

@@ -1,8 +1,9 @@
 /**
- * Builds the HTTP API (fastify): the v3 and v2 enrichment routes, /openapi.json and /docs, and the
- * operations routes /healthz, /readyz and /metrics. Takes its collaborators as parameters — tenants,
- * snapshot provider, logger — so tests can run it with a temporary tenants file and an unavailable
- * brand store. Call `listen()` on the result.
+ * Builds the HTTP API (fastify): the v3 and v2 enrichment routes, /logos, /openapi.json and /docs,
+ * and /healthz and /readyz for load balancers. Not /metrics: it names every tenant, so it is served
+ * on the operations port (API_OPS_PORT, src/observability/health-server.ts), never here. Takes its
+ * collaborators as parameters — tenants, snapshot provider, logger, metrics — so tests can run it
+ * with a temporary tenants file and an unavailable brand store. Call `listen()` on the result.
  */
 import { randomUUID } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
@@ -16,12 +17,14 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from '../observability/logger.js';
 import type { ApiVersion } from './credentials.js';
+import { handleClientError } from './client-errors.js';
 import { ApiError, errorBody } from './errors.js';
 import { createApiMetrics, type ApiMetrics } from './metrics.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { TokenBucketLimiter } from './rate-limit.js';
 import { logoRoutes } from './logos.js';
 import { ENRICH_ROUTES, enrichRoutes } from './routes.js';
+import { addSecurityHeaders, DOCS_CSP } from './security-headers.js';
 import type { SnapshotProvider } from './snapshot-provider.js';
 import type { TenantLookup } from './tenant-directory.js';
 import { LIMIT_CEILINGS } from './tenants.js';
@@ -30,7 +33,7 @@ export interface ApiServerOptions {
   readonly tenants: TenantLookup;
   readonly snapshots: SnapshotProvider;
   readonly logger: Logger;
-  /** Defaults to a fresh registry with the process metrics. */
+  /** Defaults to a fresh registry with the process metrics; serve its registry on the ops port. */
   readonly metrics?: ApiMetrics;
   /** Defaults to a limiter on the monotonic clock. */
   readonly limiter?: TokenBucketLimiter;
@@ -93,6 +96,7 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     bodyLimit: LIMIT_CEILINGS.max_body_bytes,
     requestTimeout: options.requestTimeoutMs ?? 60_000,
     return503OnClosing: true,
+    clientErrorHandler: (error, socket) => handleClientError(options.logger, error, socket),
   }) as unknown as FastifyInstance;
 
   app.decorateRequest('apiTenant', null);
@@ -100,6 +104,7 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    addSecurityHeaders(reply);
   });
 
   app.addHook('onResponse', async (request, reply) => {
@@ -160,17 +165,18 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
   const openapi = buildOpenApiDocument();
   app.get('/openapi.json', async () => openapi);
   await app.register(fastifySwagger, { mode: 'static', specification: { document: openapi as never } });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    // No validator badge: it would send the document to an outside service.
+    uiConfig: { deepLinking: true, validatorUrl: null },
+    staticCSP: DOCS_CSP,
+  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     const reason = options.snapshots.readiness();
     if (reason === null) return { status: 'ready' };
     return reply.status(503).send({ status: 'not ready', reason });
-  });
-  app.get('/metrics', async (_request, reply) => {
-    const text = await metrics.registry.metrics();
-    return reply.type(metrics.registry.contentType).send(text);
   });
 
   return app;

@@ -1,12 +1,13 @@
 /**
- * `tx-enrich api`: serves the v3 and v2 enrichment API, /openapi.json, /docs, /healthz, /readyz and
- * /metrics on API_PORT. Tenants come from the tenants file (TENANTS_FILE, else .data/tenants.json),
+ * `tx-enrich api`: serves the v3 and v2 enrichment API, /logos, /openapi.json, /docs, /healthz and
+ * /readyz on API_PORT (bound on API_HOST), and /healthz, /readyz and /metrics on API_OPS_PORT (bound
+ * on HEALTH_HOST): metrics name tenants, so they never share the public port. Tenants come from the tenants file (TENANTS_FILE, else .data/tenants.json),
  * re-read when it changes and on SIGHUP. Stops gracefully on SIGINT or SIGTERM.
  */
 import { unwatchFile, watchFile } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config.js';
+import { createApiMetrics } from '../api/metrics.js';
 import { buildApiServer } from '../api/server.js';
 import {
   DefaultSnapshotProvider,
@@ -22,16 +23,21 @@ import {
   readTenantsFile,
   type LoadedTenantsFile,
 } from '../api/tenants.js';
+import { startHealthServer, type HealthServer } from '../observability/health-server.js';
 import { createLogger, type Logger } from '../observability/logger.js';
+import { defineCommand, option, runCommand, type CommandContext, type OptionValues } from './command-kit.js';
 
-const HELP = `usage: tx-enrich api [--port N] [--host ADDRESS] [--tenants-file PATH]
+const HELP = `usage: tx-enrich api [--port N] [--host ADDRESS] [--ops-port N] [--tenants-file PATH]
 
-Serves POST /api/v3/transaction/enrich and POST /api/v2/transaction/enrich, the OpenAPI document at
-/openapi.json and its rendering at /docs, and /healthz, /readyz, /metrics.
+Serves POST /api/v3/transaction/enrich and POST /api/v2/transaction/enrich, GET /logos/{brand_id},
+the OpenAPI document at /openapi.json and its rendering at /docs, and /healthz, /readyz. Metrics
+(/metrics, with /healthz and /readyz) are served on the operations port only.
 
 options:
   --port N            port to listen on (default: API_PORT; 0 = any free port)
-  --host ADDRESS      address to bind (default 0.0.0.0)
+  --host ADDRESS      address to bind (default: API_HOST, else 127.0.0.1; 0.0.0.0 = every interface)
+  --ops-port N        operations port: /metrics, /healthz, /readyz, bound on HEALTH_HOST
+                      (default: API_OPS_PORT, else 9465; 0 = any free port)
   --tenants-file PATH tenants file (default: TENANTS_FILE, else ${DEFAULT_TENANTS_FILE});
                       re-read when it changes and on SIGHUP
 `;
@@ -44,36 +50,29 @@ export interface ApiCommandDeps {
   readonly loadLearnedMappings?: LearnedMappingsLoader;
 }
 
+const API_OPTIONS = {
+  port: option.port(),
+  host: option.text(),
+  'ops-port': option.port(),
+  'tenants-file': option.text(),
+} as const;
+
 export async function runApiCommand(argv: string[], deps: ApiCommandDeps = {}): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string', default: '0.0.0.0' },
-        'tenants-file': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    process.stderr.write(`tx-enrich api: ${(error as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+  return runCommand(
+    'tx-enrich api',
+    defineCommand({ help: HELP, options: API_OPTIONS, run: (context) => serve(context, deps) }),
+    argv,
+  );
+}
+
+async function serve(
+  { values }: CommandContext<OptionValues<typeof API_OPTIONS>>,
+  deps: ApiCommandDeps,
+): Promise<number> {
   const config = loadConfigOrExit();
-  let port = config.apiPort;
-  if (values.port !== undefined) {
-    port = Number(values.port);
-    if (!/^\d+$/.test(values.port) || port > 65535) {
-      process.stderr.write(`tx-enrich api: --port must be 0-65535, got "${values.port}"\n`);
-      return 2;
-    }
-  }
+  const port = values.port ?? config.apiPort;
+  const opsPort = values['ops-port'] ?? config.apiOpsPort;
+  const host = values.host ?? config.apiHost;
   const logger = createLogger(config.logLevel, 'tx-enrich-api');
   const tenantsPath = values['tenants-file'] ?? config.tenantsFile ?? DEFAULT_TENANTS_FILE;
 
@@ -126,13 +125,17 @@ export async function runApiCommand(argv: string[], deps: ApiCommandDeps = {}): 
         });
   if ((await snapshots.start()) === true) logger.info('brand snapshot loaded');
 
-  const app = await buildApiServer({ tenants, snapshots, logger, logoDir: config.logoDir });
+  const metrics = createApiMetrics();
+  const app = await buildApiServer({ tenants, snapshots, logger, metrics, logoDir: config.logoDir });
+  let ops: HealthServer | null = null;
   try {
-    await app.listen({ port, host: values.host });
+    ops = await startHealthServer(opsPort, metrics.registry, () => snapshots.readiness(), config.healthHost);
+    await app.listen({ port, host });
   } catch (error) {
     process.stderr.write(
-      `tx-enrich api: cannot listen on ${values.host}:${port}: ${(error as Error).message}\n`,
+      `tx-enrich api: cannot listen on ${ops ? `${host}:${port}` : `${config.healthHost}:${opsPort}`}: ${(error as Error).message}\n`,
     );
+    await ops?.close();
     snapshots.close();
     unwatchFile(tenantsPath);
     process.off('SIGHUP', onHangup);
@@ -140,9 +143,17 @@ export async function runApiCommand(argv: string[], deps: ApiCommandDeps = {}): 
   }
   const address = app.server.address() as AddressInfo;
   logger.info(
-    { port: address.port, host: values.host, tenants: tenants.tenants.length, tenants_file: tenantsPath },
+    {
+      port: address.port,
+      host: address.address,
+      ops_port: ops.port,
+      ops_host: ops.host,
+      tenants: tenants.tenants.length,
+      tenants_file: tenantsPath,
+    },
     'API listening',
   );
+  const opsServer = ops;
 
   return new Promise<number>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
@@ -160,7 +171,7 @@ export async function runApiCommand(argv: string[], deps: ApiCommandDeps = {}): 
         app.server.closeAllConnections();
       }, config.shutdownDeadlineMs);
       deadline.unref();
-      app.close().then(
+      Promise.all([app.close(), opsServer.close()]).then(
         () => {
           clearTimeout(deadline);
           logger.info('API stopped');

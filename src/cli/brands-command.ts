@@ -3,17 +3,28 @@
  * `update` go through the same application path as customer corrections (audit, outbox,
  * brand-change event; `update` re-enriches the transactions indexed with the brand).
  */
-import { parseArgs } from 'node:util';
-import { openOperatorSession, operatorApplyContext } from '../feedback/operator.js';
-import { describeRejection, type ApplyOutcome } from '../feedback/outcome.js';
+import { operatorApplyContext } from '../feedback/operator.js';
+import { describeRejection, type ApplyContext, type ApplyOutcome } from '../feedback/outcome.js';
 import { publishFromCli } from '../feedback/services.js';
 import { applyBrandAdd, applyBrandEdit, promoteBrand } from '../feedback/use-cases/operator-brands.js';
 import { searchBrands, showBrand, type BrandEdit } from '../store/brands.js';
+import {
+  defineCommand,
+  JSON_OPTION,
+  option,
+  positiveId,
+  runGroup,
+  UsageError,
+  withOperatorSession,
+  type CommandContext,
+  type CommandGroup,
+  type OptionValues,
+} from './command-kit.js';
 
 const HELP = `usage: tx-enrich brands <command> [options]
 
   search <text> [--limit N]            brands and product lines whose name, Arabic name, slug or an
-                                       alias contains <text>
+                                       alias contains <text> (--limit 1-1000, default 25)
   show <id>                            one brand: fields, aliases, product lines, operator edits,
                                        how many indexed transactions and learned mappings use it
   add --name <name> --sub-category <id> [--name-ar <text>] [--website <url>] [--logo <path>]
@@ -31,45 +42,53 @@ Changes are published (brand-change event, re-enriched records) by the running w
 relay, or by this command itself when no worker's relay is active on the store.
 `;
 
-export async function runBrandsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      help: { type: 'boolean', short: 'h' },
-      json: { type: 'boolean' },
-      limit: { type: 'string' },
-      name: { type: 'string' },
-      'name-ar': { type: 'string' },
-      website: { type: 'string' },
-      logo: { type: 'string' },
-      'sub-category': { type: 'string' },
-      alias: { type: 'string', multiple: true },
-      mcc: { type: 'string', multiple: true },
-      country: { type: 'string', multiple: true },
-      subscription: { type: 'boolean' },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  const [sub, arg] = positionals;
-  if (values.help || !sub) {
-    process.stdout.write(HELP);
-    return values.help ? 0 : 2;
-  }
-  const usageError = (message: string): number => {
-    process.stderr.write(`tx-enrich brands ${sub}: ${message}\n\n${HELP}`);
-    return 2;
-  };
-  const out = (json: unknown, text: string): void => {
-    process.stdout.write(values.json ? `${JSON.stringify(json, null, 2)}\n` : `${text}\n`);
-  };
+const SEARCH_LIMIT = { min: 1, max: 1000 } as const;
 
-  if (sub === 'search') {
-    if (!arg) return usageError('needs the text to search for');
-    const session = await openOperatorSession();
-    try {
-      const found = await searchBrands(session.db, arg, values.limit ? Number(values.limit) : 25);
-      out(
+const EDIT_OPTIONS = {
+  ...JSON_OPTION,
+  name: option.text(),
+  'name-ar': option.text(),
+  website: option.text(),
+  logo: option.text(),
+  'sub-category': option.text(),
+  alias: option.list(),
+} as const;
+
+function brandEdit(values: OptionValues<typeof EDIT_OPTIONS>): BrandEdit {
+  const edit: BrandEdit = {};
+  if (values.name !== undefined) edit.name = values.name;
+  if (values['name-ar'] !== undefined) edit.name_ar = values['name-ar'];
+  if (values.website !== undefined) {
+    if (!/^https?:\/\/\S+$/.test(values.website)) throw new UsageError('--website must be an http(s) URL');
+    edit.website = values.website;
+  }
+  if (values.logo !== undefined) edit.logo = values.logo;
+  if (values['sub-category'] !== undefined) edit.sub_category_id = values['sub-category'];
+  return edit;
+}
+
+/** Applies an operator's change, publishes it when no worker relay will, and reports both. */
+async function applyAndPublish(
+  context: CommandContext<{ readonly json: boolean }>,
+  apply: (ctx: ApplyContext) => Promise<ApplyOutcome>,
+): Promise<number> {
+  return withOperatorSession(async (session) => {
+    const outcome = await apply(await operatorApplyContext(session));
+    if (outcome.status === 'rejected') return context.fail(describeRejection(outcome.error));
+    const published = await publishFromCli(session.config, session.log, session.db);
+    context.out({ outcome, published }, `${formatOutcome(outcome)}\n${formatPublished(published)}`);
+    return 0;
+  });
+}
+
+const search = defineCommand({
+  help: HELP,
+  options: { ...JSON_OPTION, limit: option.integer(SEARCH_LIMIT, 25) },
+  args: [{ name: 'text', missing: 'needs the text to search for' }],
+  run: async (context) =>
+    withOperatorSession(async (session) => {
+      const found = await searchBrands(session.db, context.args[0] ?? '', context.values.limit);
+      context.out(
         found,
         found.length === 0
           ? 'no brand found'
@@ -83,22 +102,21 @@ export async function runBrandsCommand(argv: string[]): Promise<number> {
               .join('\n'),
       );
       return 0;
-    } finally {
-      await session.close();
-    }
-  }
+    }),
+});
 
-  if (sub === 'show') {
-    const id = Number(arg);
-    if (!Number.isInteger(id) || id <= 0) return usageError('needs a brand id');
-    const session = await openOperatorSession();
-    try {
+const BRAND_ID = [{ name: 'id', missing: 'needs a brand id' }] as const;
+
+const show = defineCommand({
+  help: HELP,
+  options: JSON_OPTION,
+  args: BRAND_ID,
+  run: async (context) => {
+    const id = positiveId('the brand id', context.args[0]);
+    return withOperatorSession(async (session) => {
       const brand = await showBrand(session.db, id);
-      if (!brand) {
-        process.stderr.write(`tx-enrich brands show: no brand ${id}\n`);
-        return 1;
-      }
-      out(
+      if (!brand) return context.fail(`no brand ${id}`);
+      context.out(
         brand,
         Object.entries(brand)
           .map(
@@ -108,76 +126,72 @@ export async function runBrandsCommand(argv: string[]): Promise<number> {
           .join('\n'),
       );
       return 0;
-    } finally {
-      await session.close();
-    }
-  }
+    });
+  },
+});
 
-  if (sub === 'promote') {
-    const id = Number(arg);
-    if (!Number.isInteger(id) || id <= 0) return usageError('needs a brand id');
-    const session = await openOperatorSession();
-    try {
-      const outcome = await promoteBrand(await operatorApplyContext(session), id);
-      if (outcome.status === 'rejected') {
-        process.stderr.write(`tx-enrich brands promote: ${describeRejection(outcome.error)}\n`);
-        return 1;
-      }
-      const published = await publishFromCli(session.config, session.log, session.db);
-      out({ outcome, published }, `${formatOutcome(outcome)}\n${formatPublished(published)}`);
-      return 0;
-    } finally {
-      await session.close();
-    }
-  }
+const promote = defineCommand({
+  help: HELP,
+  options: JSON_OPTION,
+  args: BRAND_ID,
+  run: async (context) => {
+    const id = positiveId('the brand id', context.args[0]);
+    return applyAndPublish(context, (ctx) => promoteBrand(ctx, id));
+  },
+});
 
-  if (sub === 'add' || sub === 'update') {
-    const edit: BrandEdit = {};
-    if (values.name !== undefined) edit.name = values.name;
-    if (values['name-ar'] !== undefined) edit.name_ar = values['name-ar'];
-    if (values.website !== undefined) edit.website = values.website;
-    if (values.logo !== undefined) edit.logo = values.logo;
-    if (values['sub-category'] !== undefined) edit.sub_category_id = values['sub-category'];
-    if (values.website !== undefined && !/^https?:\/\/\S+$/.test(values.website)) {
-      return usageError('--website must be an http(s) URL');
+const add = defineCommand({
+  help: HELP,
+  options: {
+    ...EDIT_OPTIONS,
+    mcc: option.list(),
+    country: option.list(),
+    subscription: option.flag(),
+  },
+  run: async (context) => {
+    const { values } = context;
+    const edit = brandEdit(values);
+    if (!edit.name || !edit.sub_category_id) throw new UsageError('needs --name and --sub-category');
+    const name = edit.name;
+    const subCategory = edit.sub_category_id;
+    return applyAndPublish(context, (ctx) =>
+      applyBrandAdd(ctx, {
+        name,
+        name_ar: edit.name_ar ?? null,
+        website: edit.website ?? null,
+        logo: edit.logo ?? null,
+        sub_category_id: subCategory,
+        aliases: values.alias,
+        mccs: values.mcc,
+        countries: values.country.map((c) => c.toUpperCase()),
+        subscription: values.subscription,
+      }),
+    );
+  },
+});
+
+const update = defineCommand({
+  help: HELP,
+  options: EDIT_OPTIONS,
+  args: BRAND_ID,
+  run: async (context) => {
+    const id = positiveId('the brand id', context.args[0]);
+    const edit = brandEdit(context.values);
+    if (Object.keys(edit).length === 0 && context.values.alias.length === 0) {
+      throw new UsageError('nothing to change');
     }
-    let id = 0;
-    if (sub === 'add') {
-      if (!edit.name || !edit.sub_category_id) return usageError('needs --name and --sub-category');
-    } else {
-      id = Number(arg);
-      if (!Number.isInteger(id) || id <= 0) return usageError('needs a brand id');
-      if (Object.keys(edit).length === 0 && !values.alias?.length) return usageError('nothing to change');
-    }
-    const session = await openOperatorSession();
-    try {
-      const ctx = await operatorApplyContext(session);
-      const outcome =
-        sub === 'add'
-          ? await applyBrandAdd(ctx, {
-              name: edit.name as string,
-              name_ar: edit.name_ar ?? null,
-              website: edit.website ?? null,
-              logo: edit.logo ?? null,
-              sub_category_id: edit.sub_category_id as string,
-              aliases: values.alias ?? [],
-              mccs: values.mcc ?? [],
-              countries: (values.country ?? []).map((c) => c.toUpperCase()),
-              subscription: values.subscription ?? false,
-            })
-          : await applyBrandEdit(ctx, id, edit, values.alias ?? []);
-      if (outcome.status === 'rejected') {
-        process.stderr.write(`tx-enrich brands ${sub}: ${describeRejection(outcome.error)}\n`);
-        return 1;
-      }
-      const published = await publishFromCli(session.config, session.log, session.db);
-      out({ outcome, published }, `${formatOutcome(outcome)}\n${formatPublished(published)}`);
-      return 0;
-    } finally {
-      await session.close();
-    }
-  }
-  return usageError(`unknown command "${sub}"`);
+    return applyAndPublish(context, (ctx) => applyBrandEdit(ctx, id, edit, context.values.alias));
+  },
+});
+
+export const BRANDS_COMMANDS: CommandGroup = {
+  name: 'tx-enrich brands',
+  help: HELP,
+  commands: { search, show, add, update, promote },
+};
+
+export function runBrandsCommand(argv: string[]): Promise<number> {
+  return runGroup(BRANDS_COMMANDS, argv);
 }
 
 export function formatOutcome(outcome: ApplyOutcome): string {

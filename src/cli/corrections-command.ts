@@ -5,19 +5,28 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { validateCorrection } from '../feedback/correction.js';
-import { openOperatorSession, operatorApplyContext } from '../feedback/operator.js';
+import { validateCorrection, type Correction } from '../feedback/correction.js';
+import { operatorApplyContext } from '../feedback/operator.js';
 import { describeRejection, type ApplyOutcome } from '../feedback/outcome.js';
 import { publishFromCli } from '../feedback/services.js';
 import { applyCorrection } from '../feedback/use-cases/apply-correction.js';
 import { listCorrections } from '../store/corrections.js';
 import { formatOutcome, formatPublished } from './brands-command.js';
+import {
+  defineCommand,
+  JSON_OPTION,
+  option,
+  printJson,
+  runGroup,
+  withOperatorSession,
+  type CommandGroup,
+} from './command-kit.js';
 
 const HELP = `usage: tx-enrich corrections <command> [options]
 
   list [--tenant <id>] [--status applied|proposed|rejected] [--limit N]
-                                   the audit of corrections, newest first
+                                   the audit of corrections, newest first (--limit 1-1000,
+                                   default 50)
   apply <file | JSON | ->          apply corrections as an operator: a JSON object, an array of them,
                                    or JSON Lines, from a file, the argument itself, or stdin (-)
 
@@ -29,37 +38,22 @@ operator id, "operator" and now are used).
 Options: --json  print JSON.
 `;
 
-export async function runCorrectionsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      help: { type: 'boolean', short: 'h' },
-      json: { type: 'boolean' },
-      tenant: { type: 'string' },
-      status: { type: 'string' },
-      limit: { type: 'string' },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  const [sub, arg] = positionals;
-  if (values.help || !sub) {
-    process.stdout.write(HELP);
-    return values.help ? 0 : 2;
-  }
-  if (sub === 'list') {
-    if (values.status && !['applied', 'proposed', 'rejected'].includes(values.status)) {
-      process.stderr.write('tx-enrich corrections list: --status must be applied, proposed or rejected\n');
-      return 2;
-    }
-    const session = await openOperatorSession();
-    try {
+const list = defineCommand({
+  help: HELP,
+  options: {
+    ...JSON_OPTION,
+    tenant: option.tenant(),
+    status: option.choice(['applied', 'proposed', 'rejected']),
+    limit: option.integer({ min: 1, max: 1000 }, 50),
+  },
+  run: async ({ values }) =>
+    withOperatorSession(async (session) => {
       const rows = await listCorrections(session.db, {
         tenant: values.tenant,
-        status: values.status as 'applied' | 'proposed' | 'rejected' | undefined,
-        limit: values.limit ? Number(values.limit) : 50,
+        status: values.status,
+        limit: values.limit,
       });
-      if (values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+      if (values.json) printJson(rows);
       else if (rows.length === 0) process.stdout.write('no corrections\n');
       else {
         for (const r of rows) {
@@ -72,26 +66,25 @@ export async function runCorrectionsCommand(argv: string[]): Promise<number> {
         }
       }
       return 0;
-    } finally {
-      await session.close();
-    }
-  }
-  if (sub === 'apply') {
-    if (!arg) {
-      process.stderr.write(`tx-enrich corrections apply: needs a file, a JSON text or -\n\n${HELP}`);
-      return 2;
-    }
+    }),
+});
+
+const apply = defineCommand({
+  help: HELP,
+  options: JSON_OPTION,
+  args: [{ name: 'input', missing: 'needs a file, a JSON text or -' }],
+  run: async (context) => {
+    const arg = context.args[0] ?? '';
     let inputs: unknown[];
     try {
       inputs = parseInputs(
         arg === '-' ? readFileSync(0, 'utf8') : existsSync(arg) ? readFileSync(arg, 'utf8') : arg,
       );
     } catch (error) {
-      process.stderr.write(`tx-enrich corrections apply: ${(error as Error).message}\n`);
-      return 2;
+      return context.fail((error as Error).message, 2);
     }
     const now = Date.now();
-    const corrections = [];
+    const corrections: Correction[] = [];
     for (const [i, input] of inputs.entries()) {
       const filled = {
         correction_id: `op-${randomUUID()}`,
@@ -101,15 +94,13 @@ export async function runCorrectionsCommand(argv: string[]): Promise<number> {
       };
       const valid = validateCorrection(filled);
       if (!valid.ok) {
-        process.stderr.write(
-          `tx-enrich corrections apply: correction ${i + 1}: ${valid.error.code}${valid.error.field ? ` (${valid.error.field})` : ''}: ${valid.error.message}\n`,
+        return context.fail(
+          `correction ${i + 1}: ${valid.error.code}${valid.error.field ? ` (${valid.error.field})` : ''}: ${valid.error.message}`,
         );
-        return 1;
       }
       corrections.push(valid.value);
     }
-    const session = await openOperatorSession();
-    try {
+    return withOperatorSession(async (session) => {
       const ctx = await operatorApplyContext(session);
       const outcomes: ApplyOutcome[] = [];
       let failed = 0;
@@ -117,24 +108,28 @@ export async function runCorrectionsCommand(argv: string[]): Promise<number> {
         const outcome = await applyCorrection(ctx, c, { actor: 'operator', source: 'cli' });
         if (outcome.status === 'rejected') {
           failed++;
-          process.stderr.write(
-            `tx-enrich corrections apply: ${c.correction_id}: ${describeRejection(outcome.error)}\n`,
-          );
+          context.fail(`${c.correction_id}: ${describeRejection(outcome.error)}`);
         } else outcomes.push(outcome);
       }
       const published = await publishFromCli(session.config, session.log, session.db);
-      if (values.json) process.stdout.write(`${JSON.stringify({ outcomes, published }, null, 2)}\n`);
+      if (context.values.json) printJson({ outcomes, published });
       else {
         for (const o of outcomes) process.stdout.write(`${formatOutcome(o)}\n`);
         process.stdout.write(`${formatPublished(published)}\n`);
       }
       return failed > 0 ? 1 : 0;
-    } finally {
-      await session.close();
-    }
-  }
-  process.stderr.write(`tx-enrich corrections: unknown command "${sub}"\n\n${HELP}`);
-  return 2;
+    });
+  },
+});
+
+export const CORRECTIONS_COMMANDS: CommandGroup = {
+  name: 'tx-enrich corrections',
+  help: HELP,
+  commands: { list, apply },
+};
+
+export function runCorrectionsCommand(argv: string[]): Promise<number> {
+  return runGroup(CORRECTIONS_COMMANDS, argv);
 }
 
 /** A JSON object, an array of objects, or JSON Lines. */

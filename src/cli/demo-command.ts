@@ -9,7 +9,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { defineCommand, option, runCommand, type CommandContext, type OptionValues } from './command-kit.js';
 import { WORKER_NODE_OPTIONS } from './worker-command.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -25,21 +25,17 @@ When KAFKA_BROKERS and SCHEMA_REGISTRY_URL are set, uses that stack instead.
   --bad-share P   share of invalid records, to see the dead-letter topic at work (default 0.02)
 `;
 
-export async function runDemoCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      rate: { type: 'string', default: '20' },
-      count: { type: 'string', default: '100000' },
-      'bad-share': { type: 'string', default: '0.02' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+const DEMO_OPTIONS = {
+  rate: option.number({ min: 0, exclusive: true, rule: 'must be a positive number' }, 20),
+  count: option.integer({ min: 1 }, 100_000),
+  'bad-share': option.number({ min: 0, max: 1, rule: 'must be a number between 0 and 1' }, 0.02),
+} as const;
+
+export function runDemoCommand(argv: string[]): Promise<number> {
+  return runCommand('tx-enrich demo', defineCommand({ help: HELP, options: DEMO_OPTIONS, run: demo }), argv);
+}
+
+async function demo({ values }: CommandContext<OptionValues<typeof DEMO_OPTIONS>>): Promise<number> {
   const say = (line: string): void => void process.stderr.write(`[demo] ${line}\n`);
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (!env.KAFKA_BROKERS || !env.SCHEMA_REGISTRY_URL) {
@@ -74,7 +70,18 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
   say(
     `streaming ${values.count} sample transactions at ${values.rate}/s; enriched records below (Ctrl-C to stop)`,
   );
-  run(['produce', '--count', values.count, '--rate', values.rate, '--bad-share', values['bad-share']], 'log');
+  run(
+    [
+      'produce',
+      '--count',
+      String(values.count),
+      '--rate',
+      String(values.rate),
+      '--bad-share',
+      String(values['bad-share']),
+    ],
+    'log',
+  );
   run(['tail', output], 'inherit');
 
   return new Promise<number>((resolve) => {

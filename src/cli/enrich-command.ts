@@ -4,7 +4,6 @@
  */
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { loadConfigOrExit } from '../config.js';
@@ -14,6 +13,7 @@ import { enrichBatch } from '../engine/enrich.js';
 import { toV2Record, toV3Record } from '../engine/records.js';
 import { buildSnapshot } from '../engine/snapshot.js';
 import type { EngineTransaction, Enrichment } from '../engine/types.js';
+import { defineCommand, option, runCommand, type CommandContext, type OptionValues } from './command-kit.js';
 import { ProgressBar } from './progress.js';
 
 const HELP = `usage: tx-enrich enrich [--input FILE|-] [--output FILE|-] [--format v3|v2] [--explain] [--strict]
@@ -28,7 +28,7 @@ options:
   --format v3|v2    output record shape (default v3)
   --explain         add "_explain" with confidence, reasons, intermediary and versions
   --strict          exit with status 1 when any line was invalid
-  --tenant NAME     tenant for learned mappings and v2 ids (default: DEFAULT_TENANT)
+  --tenant ID       tenant for learned mappings and v2 ids (default: DEFAULT_TENANT)
   --no-arabic       v2 only: leave out the Arabic fields
   --return-transaction-id
                     v2 only: return transaction_id in place of ref_id
@@ -42,36 +42,26 @@ interface Pending {
   readonly text: string;
 }
 
-export async function runEnrichCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      input: { type: 'string', default: '-' },
-      output: { type: 'string', default: '-' },
-      format: { type: 'string', default: 'v3' },
-      explain: { type: 'boolean', default: false },
-      strict: { type: 'boolean', default: false },
-      tenant: { type: 'string' },
-      'no-arabic': { type: 'boolean', default: false },
-      'return-transaction-id': { type: 'boolean', default: false },
-      batch: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  if (values.format !== 'v3' && values.format !== 'v2') {
-    process.stderr.write(`tx-enrich enrich: --format must be v3 or v2, got "${values.format}"\n`);
-    return 2;
-  }
-  const batchSize = values.batch === undefined ? BATCH_LINES : Number(values.batch);
-  if (!Number.isInteger(batchSize) || batchSize < 1) {
-    process.stderr.write(`tx-enrich enrich: --batch must be a positive integer, got "${values.batch}"\n`);
-    return 2;
-  }
+const ENRICH_OPTIONS = {
+  input: option.text('-'),
+  output: option.text('-'),
+  format: option.choice(['v3', 'v2'], 'v3'),
+  explain: option.flag(),
+  strict: option.flag(),
+  tenant: option.tenant(),
+  'no-arabic': option.flag(),
+  'return-transaction-id': option.flag(),
+  batch: option.integer({ min: 1, max: 1_000_000 }, BATCH_LINES),
+} as const;
+
+export const ENRICH_COMMAND = defineCommand({ help: HELP, options: ENRICH_OPTIONS, run: enrich });
+
+export function runEnrichCommand(argv: string[]): Promise<number> {
+  return runCommand('tx-enrich enrich', ENRICH_COMMAND, argv);
+}
+
+async function enrich({ values }: CommandContext<OptionValues<typeof ENRICH_OPTIONS>>): Promise<number> {
+  const batchSize = values.batch;
   const config = loadConfigOrExit();
   const tenant = values.tenant ?? config.defaultTenant;
   const snapshot = buildSnapshot(loadReferenceData());

@@ -2,7 +2,6 @@
  * `tx-enrich produce`: sends realistic sample transactions to a raw topic, keyed by customer_id,
  * Avro through the registry (or JSON), at a given rate, with an optional share of invalid records.
  */
-import { parseArgs } from 'node:util';
 import type { Message } from 'kafkajs';
 import { Kafka, Partitioners, logLevel } from '../kafka/kafkajs.js';
 import { loadConfigOrExit } from '../config.js';
@@ -10,6 +9,14 @@ import { loadReferenceData } from '../data/load.js';
 import { RegistryCodec } from '../schema-registry/codec.js';
 import { sleep } from '../errors/retry.js';
 import { generateSamples } from '../samples/generate.js';
+import {
+  defineCommand,
+  option,
+  runCommand,
+  UsageError,
+  type CommandContext,
+  type OptionValues,
+} from './command-kit.js';
 
 const HELP = `usage: tx-enrich produce --count N [--rate R] [--bad-share P] [--topic T] [--format avro|json|mixed]
                          [--seed S] [--tenant ID]
@@ -20,53 +27,34 @@ keyed by customer_id.
   --rate R        records per second (default: as fast as possible)
   --bad-share P   share in [0, 1] of deliberately invalid records (sent as JSON)
   --format F      avro (Confluent wire format via the registry), json, or mixed (default mixed)
-  --tenant ID     set the tenant-id header
+  --tenant ID     set the tenant-id header (1-64 of A-Z a-z 0-9 . _ -)
   --partitions N  partitions of the topic if it has to be created (default 6)
 `;
 
-export async function runProduceCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      count: { type: 'string' },
-      rate: { type: 'string' },
-      'bad-share': { type: 'string', default: '0' },
-      topic: { type: 'string' },
-      format: { type: 'string', default: 'mixed' },
-      seed: { type: 'string', default: '42' },
-      tenant: { type: 'string' },
-      partitions: { type: 'string', default: '6' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  const count = Number(values.count);
-  const rate = values.rate === undefined ? Infinity : Number(values.rate);
-  const badShare = Number(values['bad-share']);
-  const seed = Number(values.seed);
-  const partitions = Number(values.partitions);
-  const problems = [
-    !Number.isInteger(count) || count < 1
-      ? `--count must be a positive integer, got "${values.count ?? ''}"`
-      : null,
-    !(rate > 0) ? `--rate must be a positive number, got "${values.rate}"` : null,
-    !(badShare >= 0 && badShare <= 1)
-      ? `--bad-share must be between 0 and 1, got "${values['bad-share']}"`
-      : null,
-    !['avro', 'json', 'mixed'].includes(values.format)
-      ? `--format must be avro, json or mixed, got "${values.format}"`
-      : null,
-    !Number.isInteger(seed) ? `--seed must be an integer, got "${values.seed}"` : null,
-    !Number.isInteger(partitions) || partitions < 1 ? `--partitions must be a positive integer` : null,
-  ].filter((p): p is string => p !== null);
-  if (problems.length > 0) {
-    process.stderr.write(`tx-enrich produce: ${problems.join('; ')}\n`);
-    return 2;
-  }
+const PRODUCE_OPTIONS = {
+  count: option.integer({ min: 1 }),
+  rate: option.number({ min: 0, exclusive: true, rule: 'must be a positive number' }),
+  'bad-share': option.number({ min: 0, max: 1, rule: 'must be a number between 0 and 1' }, 0),
+  topic: option.text(),
+  format: option.choice(['avro', 'json', 'mixed'], 'mixed'),
+  seed: option.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }, 42),
+  tenant: option.tenant(),
+  partitions: option.integer({ min: 1, max: 10_000 }, 6),
+} as const;
+
+export const PRODUCE_COMMAND = defineCommand({ help: HELP, options: PRODUCE_OPTIONS, run: produce });
+
+export function runProduceCommand(argv: string[]): Promise<number> {
+  return runCommand('tx-enrich produce', PRODUCE_COMMAND, argv);
+}
+
+async function produce({ values }: CommandContext<OptionValues<typeof PRODUCE_OPTIONS>>): Promise<number> {
+  if (values.count === undefined) throw new UsageError('--count is required');
+  const count = values.count;
+  const rate = values.rate ?? Infinity;
+  const badShare = values['bad-share'];
+  const seed = values.seed;
+  const partitions = values.partitions;
   const config = loadConfigOrExit();
   const topic = values.topic ?? config.inputTopics[0] ?? 'transactions.raw';
   const kafka = new Kafka({

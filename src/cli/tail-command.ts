@@ -3,12 +3,12 @@
  * Arabic name, category) or as JSON Lines. Reads with a throw-away consumer group, commits nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import type { KafkaMessage } from 'kafkajs';
 import { Kafka, logLevel } from '../kafka/kafkajs.js';
 import { loadConfigOrExit } from '../config.js';
 import { HEADER, headerText } from '../kafka/headers.js';
 import { AVRO_MAGIC_BYTE, RegistryCodec } from '../schema-registry/codec.js';
+import { defineCommand, option, runCommand, type CommandContext, type OptionValues } from './command-kit.js';
 
 const HELP = `usage: tx-enrich tail <topic> [--json] [--from-end] [--count N] [--timeout SECONDS]
 
@@ -19,30 +19,28 @@ Prints the committed records of a topic, decoded (Avro through the registry, or 
   --timeout S   stop after S seconds without a new record (default: run until Ctrl-C)
 `;
 
-export async function runTailCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      json: { type: 'boolean', default: false },
-      'from-end': { type: 'boolean', default: false },
-      count: { type: 'string' },
-      timeout: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help || positionals.length !== 1) {
-    (values.help ? process.stdout : process.stderr).write(HELP);
-    return values.help ? 0 : 2;
-  }
-  const topic = positionals[0] as string;
-  const limit = values.count === undefined ? Infinity : Number(values.count);
-  const idleSeconds = values.timeout === undefined ? Infinity : Number(values.timeout);
-  if (!(limit > 0) || !(idleSeconds > 0)) {
-    process.stderr.write('tx-enrich tail: --count and --timeout must be positive numbers\n');
-    return 2;
-  }
+const TAIL_OPTIONS = {
+  json: option.flag(),
+  'from-end': option.flag(),
+  count: option.integer({ min: 1 }),
+  timeout: option.number({ min: 0, exclusive: true, rule: 'must be a positive number of seconds' }),
+} as const;
+
+export const TAIL_COMMAND = defineCommand({
+  help: HELP,
+  options: TAIL_OPTIONS,
+  args: [{ name: 'topic', missing: 'needs the topic to read' }],
+  run: tail,
+});
+
+export function runTailCommand(argv: string[]): Promise<number> {
+  return runCommand('tx-enrich tail', TAIL_COMMAND, argv);
+}
+
+async function tail({ values, args }: CommandContext<OptionValues<typeof TAIL_OPTIONS>>): Promise<number> {
+  const topic = args[0] ?? '';
+  const limit = values.count ?? Infinity;
+  const idleSeconds = values.timeout ?? Infinity;
   const config = loadConfigOrExit();
   const codec = new RegistryCodec(config.schemaRegistryUrl);
   const kafka = new Kafka({

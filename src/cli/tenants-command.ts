@@ -2,7 +2,6 @@
  * `tx-enrich tenants`: add a tenant, rotate its v2 API key or v3 token, list tenants. New secrets are
  * printed exactly once; the file keeps only their SHA-256 digests. Writes are atomic, mode 0600.
  */
-import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config.js';
 import {
   DEFAULT_TENANTS_FILE,
@@ -15,6 +14,17 @@ import {
   writeTenantsFile,
   type TenantLimits,
 } from '../api/tenants.js';
+import {
+  defineCommand,
+  option,
+  printJson,
+  runGroup,
+  tenantId,
+  UsageError,
+  type Command,
+  type CommandGroup,
+  type OptionDefs,
+} from './command-kit.js';
 
 const HELP = `usage: tx-enrich tenants <command> [options]
 
@@ -32,129 +42,135 @@ options:
   --json              machine-readable output on stdout
 `;
 
-const OPTIONS = {
-  file: { type: 'string' },
-  json: { type: 'boolean', default: false },
-  arabic: { type: 'boolean', default: false },
-  'return-transaction-id': { type: 'boolean', default: false },
-  'logo-base-url': { type: 'string' },
-  'max-body-bytes': { type: 'string' },
-  'max-batch': { type: 'string' },
-  'rate-limit-per-minute': { type: 'string' },
-  v2: { type: 'boolean', default: false },
-  v3: { type: 'boolean', default: false },
-  'revoke-old': { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const;
+const COMMON = { file: option.text(), json: option.flag() } as const;
 
-class UsageError extends Error {}
+const LIMIT = { min: 1 } as const;
 
-function positiveInteger(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a positive integer, got "${value}"`);
-  return Number(value);
+const add = defineCommand({
+  help: HELP,
+  options: {
+    ...COMMON,
+    arabic: option.flag(),
+    'return-transaction-id': option.flag(),
+    'logo-base-url': option.text(),
+    'max-body-bytes': option.integer(LIMIT),
+    'max-batch': option.integer(LIMIT),
+    'rate-limit-per-minute': option.integer(LIMIT),
+  },
+  args: [{ name: 'id', missing: 'add needs a tenant id' }],
+  run: ({ values, args }) => {
+    const id = tenantId('the tenant id', args[0]);
+    const path = tenantsPath(values.file);
+    const limits: TenantLimits = {};
+    if (values['max-body-bytes'] !== undefined) limits.max_body_bytes = values['max-body-bytes'];
+    if (values['max-batch'] !== undefined) limits.max_batch = values['max-batch'];
+    if (values['rate-limit-per-minute'] !== undefined) {
+      limits.rate_limit_per_minute = values['rate-limit-per-minute'];
+    }
+    const { file } = readTenantsFile(path);
+    const result = addTenant(file, id, {
+      arabicEnabled: values.arabic,
+      returnTransactionId: values['return-transaction-id'],
+      logoBaseUrl: values['logo-base-url'] ?? null,
+      limits,
+    });
+    writeTenantsFile(path, result.file);
+    if (values.json) {
+      printJson(
+        { tenant: id, file: path, v3_token: result.secrets.v3, v2_api_key: result.secrets.v2 },
+        { compact: true },
+      );
+    } else {
+      process.stdout.write(
+        `tenant ${id} added to ${path}\n` +
+          `  v3 token    (Authorization: Bearer <token>)  ${result.secrets.v3}\n` +
+          `  v2 API key  (Api-key: <key>)                 ${result.secrets.v2}\n`,
+      );
+      process.stderr.write(
+        'Store them now: only their SHA-256 digests are kept, they cannot be shown again.\n',
+      );
+    }
+    return 0;
+  },
+});
+
+const rotate = defineCommand({
+  help: HELP,
+  options: { ...COMMON, v2: option.flag(), v3: option.flag(), 'revoke-old': option.flag() },
+  args: [{ name: 'id', missing: 'rotate-key needs a tenant id' }],
+  run: ({ values, args }) => {
+    const id = tenantId('the tenant id', args[0]);
+    if (values.v2 === values.v3) throw new UsageError('rotate-key needs exactly one of --v2 or --v3');
+    const version = values.v2 ? 'v2' : 'v3';
+    const path = tenantsPath(values.file);
+    const { file, exists } = readTenantsFile(path);
+    if (!exists) throw new TenantsEditError(`no tenants file at ${path}`);
+    const result = rotateCredential(file, id, version, { revokeOld: values['revoke-old'] });
+    writeTenantsFile(path, result.file);
+    if (values.json) {
+      printJson(
+        {
+          tenant: id,
+          version,
+          credential_id: result.credentialId,
+          secret: result.secret,
+          revoked: result.revoked,
+        },
+        { compact: true },
+      );
+    } else {
+      const what = version === 'v3' ? 'v3 token   ' : 'v2 API key ';
+      process.stdout.write(`tenant ${id}: new ${what} ${result.secret}  (id ${result.credentialId})\n`);
+      process.stderr.write(
+        (result.revoked.length > 0
+          ? `Revoked ${result.revoked.length} old ${version} credential(s): ${result.revoked.join(', ')}. `
+          : `The old ${version} credentials still work; rotate again with --revoke-old to remove them. `) +
+          'Store the new one now: it cannot be shown again.\n',
+      );
+    }
+    return 0;
+  },
+});
+
+const listCommand = defineCommand({
+  help: HELP,
+  options: COMMON,
+  run: ({ values }) => list(tenantsPath(values.file), values.json),
+});
+
+export const TENANTS_COMMANDS: CommandGroup = {
+  name: 'tx-enrich tenants',
+  help: HELP,
+  commands: {
+    add: fileErrorsAsFailures(add),
+    'rotate-key': fileErrorsAsFailures(rotate),
+    list: fileErrorsAsFailures(listCommand),
+  },
+};
+
+export function runTenantsCommand(argv: string[]): Promise<number> {
+  return runGroup(TENANTS_COMMANDS, argv);
 }
 
-export async function runTenantsCommand(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    process.stderr.write(`tx-enrich tenants: ${(error as Error).message}\n\n${HELP}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  const [command, id, ...extra] = positionals;
-  if (values.help || command === undefined || command === 'help') {
-    process.stdout.write(HELP);
-    return command === undefined && !values.help ? 2 : 0;
-  }
-  const path = values.file ?? loadConfigOrExit().tenantsFile ?? DEFAULT_TENANTS_FILE;
-  try {
-    if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
-    switch (command) {
-      case 'add':
-        return add(path, id, values);
-      case 'rotate-key':
-        return rotate(path, id, values);
-      case 'list':
-        if (id !== undefined) throw new UsageError(`list takes no tenant id`);
-        return list(path, values.json);
-      default:
-        throw new UsageError(`unknown command "${command}"`);
-    }
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`tx-enrich tenants: ${error.message}\n\n${HELP}`);
-      return 2;
-    }
-    if (error instanceof TenantsEditError || error instanceof TenantsFileError) {
-      process.stderr.write(`tx-enrich tenants: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+function tenantsPath(file: string | undefined): string {
+  return file ?? loadConfigOrExit().tenantsFile ?? DEFAULT_TENANTS_FILE;
 }
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
-
-function add(path: string, id: string | undefined, values: Values): number {
-  if (id === undefined) throw new UsageError('add needs a tenant id');
-  const limits: TenantLimits = {};
-  const maxBody = positiveInteger('max-body-bytes', values['max-body-bytes']);
-  const maxBatch = positiveInteger('max-batch', values['max-batch']);
-  const rate = positiveInteger('rate-limit-per-minute', values['rate-limit-per-minute']);
-  if (maxBody !== undefined) limits.max_body_bytes = maxBody;
-  if (maxBatch !== undefined) limits.max_batch = maxBatch;
-  if (rate !== undefined) limits.rate_limit_per_minute = rate;
-  const { file } = readTenantsFile(path);
-  const result = addTenant(file, id, {
-    arabicEnabled: values.arabic,
-    returnTransactionId: values['return-transaction-id'],
-    logoBaseUrl: values['logo-base-url'] ?? null,
-    limits,
-  });
-  writeTenantsFile(path, result.file);
-  if (values.json) {
-    process.stdout.write(
-      `${JSON.stringify({ tenant: id, file: path, v3_token: result.secrets.v3, v2_api_key: result.secrets.v2 })}\n`,
-    );
-  } else {
-    process.stdout.write(
-      `tenant ${id} added to ${path}\n` +
-        `  v3 token    (Authorization: Bearer <token>)  ${result.secrets.v3}\n` +
-        `  v2 API key  (Api-key: <key>)                 ${result.secrets.v2}\n`,
-    );
-    process.stderr.write(
-      'Store them now: only their SHA-256 digests are kept, they cannot be shown again.\n',
-    );
-  }
-  return 0;
-}
-
-function rotate(path: string, id: string | undefined, values: Values): number {
-  if (id === undefined) throw new UsageError('rotate-key needs a tenant id');
-  if (values.v2 === values.v3) throw new UsageError('rotate-key needs exactly one of --v2 or --v3');
-  const version = values.v2 ? 'v2' : 'v3';
-  const { file, exists } = readTenantsFile(path);
-  if (!exists) throw new TenantsEditError(`no tenants file at ${path}`);
-  const result = rotateCredential(file, id, version, { revokeOld: values['revoke-old'] });
-  writeTenantsFile(path, result.file);
-  if (values.json) {
-    process.stdout.write(
-      `${JSON.stringify({ tenant: id, version, credential_id: result.credentialId, secret: result.secret, revoked: result.revoked })}\n`,
-    );
-  } else {
-    const what = version === 'v3' ? 'v3 token   ' : 'v2 API key ';
-    process.stdout.write(`tenant ${id}: new ${what} ${result.secret}  (id ${result.credentialId})\n`);
-    process.stderr.write(
-      (result.revoked.length > 0
-        ? `Revoked ${result.revoked.length} old ${version} credential(s): ${result.revoked.join(', ')}. `
-        : `The old ${version} credentials still work; rotate again with --revoke-old to remove them. `) +
-        'Store the new one now: it cannot be shown again.\n',
-    );
-  }
-  return 0;
+/** A tenants file that cannot be read or edited as asked is a failure (1), not a usage error. */
+function fileErrorsAsFailures<O extends OptionDefs>(command: Command<O>): Command<O> {
+  return {
+    ...command,
+    run: async (context) => {
+      try {
+        return await command.run(context);
+      } catch (error) {
+        if (error instanceof TenantsEditError || error instanceof TenantsFileError) {
+          return context.fail(error.message);
+        }
+        throw error;
+      }
+    },
+  };
 }
 
 function list(path: string, json: boolean): number {

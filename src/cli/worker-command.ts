@@ -2,7 +2,6 @@
  * `tx-enrich worker` (also `npm start`): runs the exactly-once enrichment worker until SIGTERM or
  * SIGINT, with /metrics, /healthz and /readyz on HTTP_PORT.
  */
-import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config.js';
 import { loadReferenceData } from '../data/load.js';
 import { RetryBoard } from '../errors/retry.js';
@@ -15,6 +14,7 @@ import type { Database } from '../store/db.js';
 import { historyFor, upsertIndex } from '../store/index-store.js';
 import { StoreSnapshot } from '../store/store-snapshot.js';
 import { openStore, prepareStore } from '../store/store.js';
+import { defineCommand, runCommand } from './command-kit.js';
 
 /**
  * Node options the worker should run with (`npm start`, the Docker image and the demo pass them; set
@@ -36,7 +36,7 @@ Consumes INPUT_TOPICS (or INPUT_TOPIC_PATTERN) as consumer group CONSUMER_GROUP,
 transaction and publishes v3 records to OUTPUT_TOPIC keyed by customer_id; undecodable or invalid
 records go to DLQ_TOPIC with the reason in headers. Records, dead letters and offsets commit in one
 Kafka transaction. All settings come from the environment (see README, "Configuration").
-Serves /metrics, /healthz and /readyz on HTTP_PORT. Stops cleanly on SIGTERM or SIGINT.
+Serves /metrics, /healthz and /readyz on HTTP_PORT (bound on HEALTH_HOST). Stops cleanly on SIGTERM or SIGINT.
 Run it with node ${WORKER_NODE_OPTIONS.join(' ')} (npm start does) for throughput.
 
 The brand store (PostgreSQL at DATABASE_URL, or the embedded PGlite store in STORE_DATA_DIR when it
@@ -46,16 +46,11 @@ FEEDBACK_TOPIC, publishes re-enriched records (REENRICHED_TOPIC) and brand chang
 (BRAND_CHANGES_TOPIC) through the outbox, and refreshes its snapshot on brand changes (docs/store.md).
 `;
 
-export async function runWorkerCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { help: { type: 'boolean', short: 'h' } },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+export function runWorkerCommand(argv: string[]): Promise<number> {
+  return runCommand('tx-enrich worker', defineCommand({ help: HELP, options: {}, run: runWorker }), argv);
+}
+
+async function runWorker(): Promise<number> {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
   const files = loadReferenceData();
@@ -92,8 +87,9 @@ export async function runWorkerCommand(argv: string[]): Promise<number> {
     config.httpPort,
     worker.metrics.registry,
     () => worker.readiness() ?? feedback?.readiness() ?? null,
+    config.healthHost,
   );
-  log.info({ port: health.port }, 'metrics and health endpoints listening');
+  log.info({ port: health.port, host: health.host }, 'metrics and health endpoints listening');
 
   return new Promise<number>((resolve) => {
     let exiting = false;

@@ -1,6 +1,8 @@
 /**
- * The worker's operations port: `/metrics` (Prometheus text), `/healthz` (the process is alive) and
- * `/readyz` (it is consuming and may receive traffic). Plain node:http: three routes need no framework.
+ * An operations port — the worker's HTTP_PORT and the HTTP API's API_OPS_PORT: `/metrics`
+ * (Prometheus text), `/healthz` (the process is alive) and `/readyz` (it may receive traffic). Plain
+ * node:http: three routes need no framework. Metrics name tenants and volumes, so this port binds
+ * loopback unless HEALTH_HOST says otherwise (docs/decisions.md, "Ports and addresses").
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +15,8 @@ export interface Readiness {
 
 export interface HealthServer {
   readonly port: number;
+  /** The address it is bound to. */
+  readonly host: string;
   close(): Promise<void>;
 }
 
@@ -20,9 +24,12 @@ export async function startHealthServer(
   port: number,
   registry: Registry,
   readiness: Readiness,
-  host = '0.0.0.0',
+  host: string,
 ): Promise<HealthServer> {
   const server: Server = createServer((req, res) => {
+    // Answers are live state: no cache may keep them, and no client may guess their type.
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('cache-control', 'no-store');
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { 'content-type': 'application/json', allow: 'GET, HEAD' });
@@ -60,8 +67,10 @@ export async function startHealthServer(
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
+  const address = server.address() as AddressInfo;
   return {
-    port: (server.address() as AddressInfo).port,
+    port: address.port,
+    host: address.address,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -7,6 +7,7 @@
 import type { KafkaMessage } from 'kafkajs';
 import { isTenantId, TENANT_ID_RULE } from '../contract/tenant.js';
 import { validateTransaction } from '../contract/transaction.js';
+import { validUtf8Prefix } from '../contract/utf8.js';
 import type { EngineTransaction } from '../engine/types.js';
 import { dataError, type DataError } from '../errors/catalog.js';
 import { HEADER, headerText } from '../kafka/headers.js';
@@ -147,22 +148,7 @@ function single(error: DataError): DecodedMessage {
   return { envelope: false, items: [failed(0, error)] };
 }
 
-/**
- * Where the first invalid UTF-8 sequence starts, for the dead letter's message: the longest valid
- * prefix, found by bisection (a prefix cut inside a sequence is incomplete, not invalid, when
- * decoded as a stream), so a megabyte costs a few dozen decodes, not one per byte.
- */
+/** Where the first invalid UTF-8 sequence starts, for the dead letter's message. */
 function invalidUtf8At(value: Buffer): string {
-  let valid = 0;
-  let invalid = value.length;
-  while (invalid - valid > 1) {
-    const middle = (valid + invalid) >>> 1;
-    try {
-      new TextDecoder('utf-8', { fatal: true }).decode(value.subarray(0, middle), { stream: true });
-      valid = middle;
-    } catch {
-      invalid = middle;
-    }
-  }
-  return `near byte ${valid}`;
+  return `near byte ${validUtf8Prefix(value)}`;
 }

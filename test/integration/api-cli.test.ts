@@ -36,7 +36,20 @@ describe('tx-enrich api as a process', () => {
     v2 = (JSON.parse(added.stdout) as { v2_api_key: string }).v2_api_key;
     child = spawn(
       process.execPath,
-      ['--import', 'tsx', MAIN, 'api', '--port', '0', '--host', '127.0.0.1', '--tenants-file', file],
+      [
+        '--import',
+        'tsx',
+        MAIN,
+        'api',
+        '--port',
+        '0',
+        '--host',
+        '127.0.0.1',
+        '--ops-port',
+        '0',
+        '--tenants-file',
+        file,
+      ],
       {
         cwd: ROOT,
         env: { ...process.env, LOG_LEVEL: 'info' },

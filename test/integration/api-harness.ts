@@ -25,6 +25,7 @@ import {
   type TenantOptions,
 } from '../../src/api/tenants.js';
 import { generateSamples } from '../../src/samples/generate.js';
+import { startHealthServer } from '../../src/observability/health-server.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
 
 const referenceData = loadReferenceData();
@@ -70,6 +71,8 @@ export function starbucks(id = 'sb-1', extra: Partial<TransactionInput> = {}): T
 
 export interface TestApi {
   readonly url: string;
+  /** The operations port (/healthz, /readyz, /metrics), as `tx-enrich api` serves it. */
+  readonly opsUrl: string;
   readonly secrets: Readonly<Record<string, NewSecrets>>;
   readonly metrics: ApiMetrics;
   readonly tenantsFile: string;
@@ -108,9 +111,10 @@ export async function startApi(options: StartOptions): Promise<TestApi> {
     defaultLogoBaseUrl: options.defaultLogoBaseUrl,
   });
   const metrics = createApiMetrics({ defaultMetrics: false });
+  const snapshots = options.snapshots ?? staticSnapshotProvider(testSnapshot());
   const app: FastifyInstance = await buildApiServer({
     tenants,
-    snapshots: options.snapshots ?? staticSnapshotProvider(testSnapshot()),
+    snapshots,
     logger: options.logger ?? createLogger(process.env.TEST_API_LOG_LEVEL ?? 'silent'),
     metrics,
     logoDir: options.logoDir ?? join(dir, 'logos'),
@@ -118,15 +122,19 @@ export async function startApi(options: StartOptions): Promise<TestApi> {
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const ops = await startHealthServer(0, metrics.registry, () => snapshots.readiness(), '127.0.0.1');
+  const opsUrl = `http://127.0.0.1:${ops.port}`;
   const firstTenant = Object.keys(options.tenants)[0] ?? '';
 
   return {
     url,
+    opsUrl,
     secrets,
     metrics,
     tenantsFile,
     async close() {
       await app.close();
+      await ops.close();
       rmSync(dir, { recursive: true, force: true });
     },
     async enrich(version, body, requestOptions = {}) {

@@ -1,7 +1,8 @@
 // Guarantee: the API describes and reports itself: /openapi.json is an OpenAPI 3.1 document with
 // both enrichment paths whose record schemas are the zod response schemas, /docs renders it as HTML
-// from assets served locally (no CDN), and /healthz, /readyz and /metrics (requests by route and
-// status, request duration, transactions enriched) answer as in the worker.
+// from assets served locally (no CDN), /healthz and /readyz answer on the API port, and /metrics on
+// the operations port reports requests by route and status, request duration and transactions
+// enriched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { v2RecordSchema, v3RecordSchema } from '../../src/api/schemas.js';
 import { sampleTransactions, starbucks, startApi, type TestApi } from './api-harness.js';
@@ -94,7 +95,7 @@ describe('OpenAPI, docs, health and metrics', () => {
     expect((await api.enrich('v3', { transactions: sampleTransactions(7) })).status).toBe(200);
     expect((await api.enrich('v2', { transactions: [starbucks(), starbucks('sb-2')] })).status).toBe(200);
     expect((await api.enrich('v3', { transactions: [starbucks()] }, { headers: {} })).status).toBe(401);
-    const response = await fetch(`${api.url}/metrics`);
+    const response = await fetch(`${api.opsUrl}/metrics`);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await response.text();
     expect(text).toContain(

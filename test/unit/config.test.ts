@@ -46,7 +46,10 @@ describe('loadConfig', () => {
       logoBaseUrl: undefined,
       logLevel: 'info',
       httpPort: 9464,
+      healthHost: '127.0.0.1',
       apiPort: 8080,
+      apiHost: '127.0.0.1',
+      apiOpsPort: 9465,
       shutdownDeadlineMs: 10_000,
       retryMaxDelayMs: 10_000,
       kafkaSessionTimeoutMs: 30_000,
@@ -74,6 +77,9 @@ describe('loadConfig', () => {
       HTTP_PORT: '0',
       LOGO_BASE_URL: 'https://cdn.example.com/logos/',
       TENANTS_FILE: 'config/tenants.json',
+      API_HOST: '::',
+      HEALTH_HOST: 'ops.internal',
+      API_OPS_PORT: '0',
     });
     expect(config.kafkaBrokers).toEqual(['kafka-1:9092', 'kafka-2:9092']);
     expect(config.databaseUrl).toBe('postgresql://app:secret@db:5432/brands');
@@ -86,6 +92,7 @@ describe('loadConfig', () => {
     expect(config.httpPort).toBe(0);
     expect(config.logoBaseUrl).toBe('https://cdn.example.com/logos/');
     expect(config.tenantsFile).toBe('config/tenants.json');
+    expect([config.apiHost, config.healthHost, config.apiOpsPort]).toEqual(['::', 'ops.internal', 0]);
   });
 
   it('treats a blank variable as unset', () => {
@@ -109,6 +116,8 @@ describe('loadConfig', () => {
     ],
     ['bad enum', 'LOG_LEVEL', 'loud', 'must be one of fatal, error, warn, info, debug, trace, silent'],
     ['bad encoder', 'KAFKA_RECORD_ENCODER', 'turbo', 'must be fast or kafkajs'],
+    ['bad bind address', 'API_HOST', 'http://0.0.0.0', 'must be an IP address or a host name'],
+    ['bad bind address (URL)', 'HEALTH_HOST', 'a b', 'must be an IP address or a host name'],
     ['bad broker list', 'KAFKA_BROKERS', 'kafka-1', 'must be a comma-separated list of host:port'],
     ['bad topic name', 'OUTPUT_TOPIC', 'has space', 'must be a Kafka topic name'],
     ['bad topic list', 'INPUT_TOPICS', 'ok,not/ok', 'must be a comma-separated list of Kafka topic names'],

@@ -93,6 +93,8 @@ describe('docker-compose.yml', () => {
     expect(env.SCHEMA_REGISTRY_URL).toBe('http://schema-registry:8081');
     expect(env.DATABASE_URL).toMatch(/^postgres:\/\/[^@]+@postgres:5432\//);
     expect(env.HTTP_PORT).toBe('9464');
+    // Published ports and probes from outside arrive on the container's interface, not its loopback.
+    expect(env.HEALTH_HOST).toBe('0.0.0.0');
   });
 });
 

@@ -103,4 +103,12 @@ describe('parseJsonBody', () => {
     expect(error).toMatchObject({ statusCode: 400, code: 'NOT_JSON' });
     expect(error.message).toMatch(/^the body is not valid JSON: /);
   });
+
+  it('refuses bytes that are not UTF-8 with INVALID_ENCODING, never replacing them', () => {
+    const body = Buffer.concat([Buffer.from('{"transactions":[{"transaction_id":"a'), Buffer.from([0xff])]);
+    const error = thrown(() => parseJsonBody(Buffer.concat([body, Buffer.from('"}]}')])));
+    expect(error).toMatchObject({ statusCode: 400, code: 'INVALID_ENCODING' });
+    expect(error.errors[0]).toMatchObject({ code: 'INVALID_ENCODING', field: 'body' });
+    expect(error.message).toContain(`offset ${body.length - 1}`);
+  });
 });

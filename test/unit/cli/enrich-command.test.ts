@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runEnrichCommand } from '../../../src/cli/enrich-command.js';
 import { globalTransactionId } from '../../../src/engine/records.js';
+import { captureOutput } from '../../support/capture-output.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const BIN = join(ROOT, 'bin', 'tx-enrich.js');
@@ -269,5 +271,29 @@ describe('tx-enrich enrich', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--format must be v3 or v2, got "v4"/);
     expect(r.stdout).toBe('');
+  });
+});
+
+// Usage errors: status 2, the message naming the option, then the help, before any file is read.
+describe('tx-enrich enrich usage', () => {
+  it.each([
+    [['--format', 'v4'], 'tx-enrich enrich: --format must be v3 or v2, got "v4"'],
+    [['--batch', '0'], '--batch must be a positive integer (at most 1000000), got "0"'],
+    [['--tenant', 'a b'], '--tenant must be 1-64 of A-Z a-z 0-9 . _ -, got "a b"'],
+    [['--input', ''], '--input must not be empty'],
+    [['file.jsonl'], 'unexpected arguments: file.jsonl'],
+  ] as [string[], string][])('%j → status 2: %s', async (argv, message) => {
+    const result = await captureOutput(() => runEnrichCommand(argv));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain('usage: tx-enrich enrich');
+  });
+
+  it('prints its help on stdout with status 0 for --help', async () => {
+    const result = await captureOutput(() => runEnrichCommand(['--help']));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^usage: tx-enrich enrich/);
+    expect(result.stderr).toBe('');
   });
 });

@@ -9,6 +9,7 @@ import { hashSecret } from '../../../src/api/credentials.js';
 import { TenantDirectory } from '../../../src/api/tenant-directory.js';
 import { readTenantsFile } from '../../../src/api/tenants.js';
 import { runTenantsCommand } from '../../../src/cli/tenants-command.js';
+import { captureOutput } from '../../support/capture-output.js';
 
 let dir: string;
 let file: string;
@@ -129,5 +130,26 @@ describe('tx-enrich tenants', () => {
     });
     expect(await run('add', 'x', '--max-batch', 'many')).toMatchObject({ code: 2 });
     expect(await run('frobnicate')).toMatchObject({ code: 2 });
+  });
+});
+
+describe('tx-enrich tenants usage', () => {
+  it.each([
+    [['add', '*'], 'tx-enrich tenants add: the tenant id must be 1-64 of A-Z a-z 0-9 . _ -, got "*"'],
+    [['add', 'a'.repeat(65)], 'the tenant id must be 1-64 of A-Z a-z 0-9 . _ -'],
+    [['add'], 'tx-enrich tenants add: add needs a tenant id'],
+    [['add', 'x', '--max-batch', '0'], '--max-batch must be a positive integer, got "0"'],
+    [['add', 'x', '--rate-limit-per-minute', 'fast'], '--rate-limit-per-minute must be a positive integer'],
+    [['rotate-key', 'acme', '--v2', '--v3'], 'rotate-key needs exactly one of --v2 or --v3'],
+    [['rotate-key', 'a/b', '--v2'], 'the tenant id must be 1-64'],
+    [['list', 'acme'], 'tx-enrich tenants list: unexpected arguments: acme'],
+    [['add', 'x', '--v2'], 'unknown option --v2'],
+    [[], 'tx-enrich tenants: needs a command'],
+  ] as [string[], string][])('%j → status 2: %s', async (argv, message) => {
+    const result = await captureOutput(() => runTenantsCommand([...argv, '--file', file]));
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain('usage: tx-enrich tenants');
   });
 });
