@@ -36,6 +36,14 @@ const COVERED_ELSEWHERE: Record<string, { why: string; by: readonly string[] }> 
   'src/api/tenant-directory.ts': { why: ADAPTER, by: [`${INTEGRATION}/api-v3.test.ts`] },
   'src/cli/main.ts': { why: ENTRY, by: [`${INTEGRATION}/api-cli.test.ts`] },
   'src/cli/progress.ts': { why: ENTRY, by: [`${INTEGRATION}/feedback-brands-update.test.ts`] },
+  'src/config/rules.ts': {
+    why: 'the rules of the settings: tested through them',
+    by: ['test/unit/config.test.ts'],
+  },
+  'src/config/settings.ts': {
+    why: 'the list of settings: tested through loadConfig',
+    by: ['test/unit/config.test.ts'],
+  },
   'src/data/load.ts': {
     why: 'reads the data files: tested with them',
     by: ['test/unit/data/reference-data.test.ts'],
