@@ -67,6 +67,9 @@ function host() {
     );
 }
 
+/** An address to bind, as HEALTH_HOST and API_HOST take it (also the API command's --host). */
+export const bindAddressSchema = host();
+
 function url(protocols: readonly string[], rule: string) {
   return z.string().refine((value) => {
     try {
