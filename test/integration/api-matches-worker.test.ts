@@ -9,22 +9,7 @@ import { Worker } from '../../src/pipeline/worker.js';
 import { createTopics, stackEnv, testKafka, uniqueName } from '../support/index.js';
 import { readCommitted } from '../support/enriched-records.js';
 import { sampleTransactions, startApi, testSnapshot, type TestApi } from './api-harness.js';
-
-const V3_FIELDS = [
-  'brand_id',
-  'brand_name',
-  'brand_logo',
-  'brand_name_ar',
-  'brand_url',
-  'category_id',
-  'category_name',
-  'category_name_ar',
-  'sub_category_id',
-  'sub_category_name',
-  'sub_category_name_ar',
-  'recurring',
-  'ref_id',
-] as const;
+import { V3_FIELDS } from '../support/v3-fields.js';
 
 describe('HTTP API and Kafka worker agree', () => {
   const env = stackEnv();

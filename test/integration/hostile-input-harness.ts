@@ -131,7 +131,7 @@ export async function startHostileRun(prefix: string, env: Record<string, string
     },
     async stop() {
       worker.child.kill('SIGTERM');
-      const exit = await worker.exited;
+      const exit = await worker.exit('the worker to exit after SIGTERM');
       await store.cleanup();
       return exit;
     },

@@ -33,7 +33,7 @@ describe('store: recurring history', () => {
 
   afterAll(async () => {
     worker?.child.kill('SIGKILL');
-    if (worker) await worker.exited;
+    if (worker) await worker.exit('the worker to exit after SIGKILL');
     await store.cleanup();
   });
 
@@ -82,7 +82,7 @@ describe('store: recurring history', () => {
 
       // A new process: whatever it knows about these customers comes from the store.
       worker.child.kill('SIGTERM');
-      expect((await worker.exited).code).toBe(0);
+      expect((await worker.exit('the worker to exit after SIGTERM')).code).toBe(0);
       worker = await startWorkerProcess(workerEnv);
       await worker.waitUntilReady(120_000);
 
@@ -127,7 +127,7 @@ describe('store: recurring history', () => {
       await output.stop();
     }
     worker.child.kill('SIGTERM');
-    expect((await worker.exited).code).toBe(0);
+    expect((await worker.exit('the worker to exit after SIGTERM')).code).toBe(0);
     worker = null;
   }, 300_000);
 });

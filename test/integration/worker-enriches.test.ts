@@ -23,22 +23,7 @@ import { recordEncoderInstalled } from '../../src/kafka/record-encoder.js';
 import { Worker } from '../../src/pipeline/worker.js';
 import { createTopics, stackEnv, testKafka, uniqueName } from '../support/index.js';
 import { readCommitted } from '../support/enriched-records.js';
-
-const V3_FIELDS = [
-  'brand_id',
-  'brand_name',
-  'brand_logo',
-  'brand_name_ar',
-  'brand_url',
-  'category_id',
-  'category_name',
-  'category_name_ar',
-  'sub_category_id',
-  'sub_category_name',
-  'sub_category_name_ar',
-  'recurring',
-  'ref_id',
-];
+import { V3_FIELDS } from '../support/v3-fields.js';
 
 function transaction(id: string, customer: string, description: string, extra: Record<string, unknown> = {}) {
   return {
@@ -81,7 +66,7 @@ describe('worker: enrich and publish', () => {
       OUTPUT_TOPIC: output,
       DLQ_TOPIC: dlq,
       CONSUMER_GROUP: uniqueName('enrich-group'),
-      LOGO_BASE_URL: 'https://cdn.example.com/logos/',
+      LOGO_BASE_URL: 'https://enrich.example.com/',
       DEFAULT_TENANT: 'bank-a',
       KAFKA_SESSION_TIMEOUT_MS: '6000',
     });
@@ -152,7 +137,8 @@ describe('worker: enrich and publish', () => {
       category_name: 'Transportation',
       sub_category_name: 'Taxis',
     });
-    expect(String(careem.brand_logo)).toMatch(/^https:\/\/cdn\.example\.com\/logos\/brands\/.+\.png$/);
+    // GET /logos/{brand_id} under the configured base, versioned by the logo's digest.
+    expect(String(careem.brand_logo)).toMatch(/^https:\/\/enrich\.example\.com\/logos\/\d+\?v=[0-9a-f]{8}$/);
     expect(byId.get('t-json')!.value).toMatchObject({
       brand_name: 'Netflix',
       recurring: true,

@@ -51,7 +51,7 @@ describe('worker: exactly once across SIGKILL', () => {
       // A random moment while records stream: mid-batch, mid-commit or idle.
       await sleep(1_000 + Math.floor(Math.random() * 2_000));
       current.child.kill('SIGKILL');
-      const { signal } = await current.exited;
+      const { signal } = await current.exit('the worker to die of SIGKILL');
       expect(signal).toBe('SIGKILL');
       kills.push(Date.now());
       current = await startWorkerProcess(workerEnv);
@@ -84,7 +84,7 @@ describe('worker: exactly once across SIGKILL', () => {
     expect(letters).toHaveLength(0);
 
     current.child.kill('SIGTERM');
-    expect((await current.exited).code).toBe(0);
+    expect((await current.exit('the last worker to exit after SIGTERM')).code).toBe(0);
     current = null;
   }, 600_000);
 });

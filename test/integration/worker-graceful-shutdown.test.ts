@@ -46,7 +46,7 @@ describe('worker: graceful shutdown', () => {
 
     const signalled = Date.now();
     current.child.kill('SIGTERM');
-    const { code, signal } = await current.exited;
+    const { code, signal } = await current.exit('the worker to exit after SIGTERM under load');
     const tookMs = Date.now() - signalled;
     expect(signal, current.logs()).toBeNull();
     expect(code, current.logs()).toBe(0);
@@ -67,7 +67,7 @@ describe('worker: graceful shutdown', () => {
     expect(reads).toHaveLength(RECORDS);
 
     current.child.kill('SIGTERM');
-    expect((await current.exited).code).toBe(0);
+    expect((await current.exit('the restarted worker to exit after SIGTERM')).code).toBe(0);
     current = null;
   }, 300_000);
 });

@@ -52,7 +52,7 @@ describe('worker: rebalance', () => {
     // The second worker really took partitions over before leaving.
     expect(second.logs()).toMatch(new RegExp(`"assignment":\\{"${raw.replace(/\./g, '\\.')}":\\[\\d`));
     second.child.kill('SIGTERM');
-    expect((await second.exited).code).toBe(0);
+    expect((await second.exit('the second worker to exit after SIGTERM')).code).toBe(0);
     await producing;
 
     const reads = await readCommitted(kafka, env.schemaRegistryUrl, output, {
@@ -89,6 +89,6 @@ describe('worker: rebalance', () => {
     expect([...partitionsByCustomer.values()].every((s) => s.size === 1)).toBe(true);
 
     first.child.kill('SIGTERM');
-    expect((await first.exited).code).toBe(0);
+    expect((await first.exit('the first worker to exit after SIGTERM')).code).toBe(0);
   }, 600_000);
 });

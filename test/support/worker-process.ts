@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from './wait.js';
+import { waitFor, withTimeout } from './wait.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -18,6 +18,11 @@ export interface WorkerProcess {
   /** The last lines the worker printed (stdout and stderr), for failure messages. */
   logs(): string;
   waitUntilReady(timeoutMs?: number): Promise<void>;
+  /**
+   * `exited`, bounded: a worker that does not exit fails the test naming the step (`why`) and
+   * showing its last lines, instead of hanging until the suite's timeout.
+   */
+  exit(why?: string, timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 export async function freePort(): Promise<number> {
@@ -56,6 +61,10 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
     port,
     exited,
     logs,
+    exit: (why = 'the worker to exit', timeoutMs = 60_000) =>
+      withTimeout(exited, timeoutMs, `waiting for ${why} (worker on port ${port})`).catch((error: Error) => {
+        throw new Error(`${error.message}\n${logs()}`);
+      }),
     async waitUntilReady(timeoutMs = 60_000) {
       // A worker that dies while starting fails the wait at once (waitFor would take the error
       // thrown by its probe for a passing one and keep polling until its timeout).

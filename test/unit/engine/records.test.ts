@@ -4,24 +4,9 @@ import { globalTransactionId, logoUrl, toV2Record, toV3Record } from '../../../s
 import { buildSnapshot, type Snapshot } from '../../../src/engine/snapshot.js';
 import type { Enrichment } from '../../../src/engine/types.js';
 import { enrichOne } from './fixtures.js';
+import { V3_FIELDS } from '../../support/v3-fields.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-const V3_FIELDS = [
-  'brand_id',
-  'brand_name',
-  'brand_logo',
-  'brand_name_ar',
-  'brand_url',
-  'category_id',
-  'category_name',
-  'category_name_ar',
-  'sub_category_id',
-  'sub_category_name',
-  'sub_category_name_ar',
-  'recurring',
-  'ref_id',
-];
 
 let snapshot: Snapshot;
 let branded: Enrichment;

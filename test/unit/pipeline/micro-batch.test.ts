@@ -10,38 +10,22 @@ import { DataRejectedError, InfrastructureError } from '../../../src/errors/cata
 import { headerText } from '../../../src/kafka/headers.js';
 import { commitMicroBatch, type MicroBatchContext } from '../../../src/pipeline/micro-batch.js';
 import { StopWorker } from '../../../src/pipeline/steps.js';
-import { InMemoryCodec } from '../../fakes/in-memory-codec.js';
-import { InMemoryStore } from '../../fakes/in-memory-store.js';
 import { jsonMessages, kafkaMessage, rawTransaction } from '../../fakes/messages.js';
 import { RecordingSink } from '../../fakes/recording-sink.js';
+import { fakeStepContext } from '../../fakes/step-context.js';
 
 let snapshot: Snapshot;
 beforeAll(() => {
   snapshot = buildSnapshot(loadReferenceData());
 });
 
-const OUTPUT_SCHEMA = 3;
-
 function setup(overrides: Partial<MicroBatchContext> = {}) {
-  const codec = new InMemoryCodec().register(OUTPUT_SCHEMA, 'enriched-transaction');
+  const { ctx: steps, codec, store } = fakeStepContext(snapshot);
   const sink = new RecordingSink();
-  const store = new InMemoryStore(snapshot);
   const ctx: MicroBatchContext = {
-    topic: 'raw',
-    partition: 2,
-    codec,
-    store,
-    outputTopic: 'out',
-    dlqTopic: 'dlq',
-    outputSchemaId: OUTPUT_SCHEMA,
-    outputMaxBytes: 1_048_588,
-    dlqMaxBytes: 1_048_588,
-    defaultTenant: 'default',
-    logoBaseUrl: '',
-    onDecodeBug: 'dead-letter',
+    ...steps,
     onProcessBug: 'dead-letter',
     onProduceBug: 'dead-letter',
-    now: 1_700_000_000_000,
     sink,
     ...overrides,
   };
