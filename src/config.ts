@@ -11,6 +11,7 @@ import type { SettingDef } from './config/rules.js';
 import { SETTINGS } from './config/settings.js';
 
 export { SETTINGS };
+export { bindAddressSchema } from './config/rules.js';
 
 type Settings = typeof SETTINGS;
 type Parsed<K extends keyof Settings> = z.output<Settings[K]['schema']>;

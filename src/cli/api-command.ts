@@ -6,7 +6,7 @@
  */
 import { unwatchFile, watchFile } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { loadConfigOrExit } from '../config.js';
+import { bindAddressSchema, loadConfigOrExit } from '../config.js';
 import { createApiMetrics } from '../api/metrics.js';
 import { buildApiServer } from '../api/server.js';
 import {
@@ -52,7 +52,7 @@ export interface ApiCommandDeps {
 
 const API_OPTIONS = {
   port: option.port(),
-  host: option.text(),
+  host: option.checkedText(bindAddressSchema),
   'ops-port': option.port(),
   'tenants-file': option.text(),
 } as const;

@@ -195,12 +195,17 @@ function tenant(): OptionDef<string | undefined> {
   return { type: 'string', schema: tenantIdSchema.optional() };
 }
 
+/** A value checked by a schema of its own (one shared with the configuration, say). */
+function checkedText<T>(schema: z.ZodType<T, string>): OptionDef<T | undefined> {
+  return { type: 'string', schema: schema.optional() };
+}
+
 /** A port, 0 (any free port) to 65535. */
 function port(): OptionDef<number | undefined> {
   return integer({ min: 0, max: 65535 });
 }
 
-export const option = { flag, text, list, integer, number, choice, tenant, port };
+export const option = { flag, text, list, integer, number, choice, tenant, port, checkedText };
 
 /** The `--json` flag, for commands that print JSON on request. */
 export const JSON_OPTION = { json: flag() } as const;

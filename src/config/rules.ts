@@ -62,6 +62,9 @@ export function host() {
     );
 }
 
+/** An address to bind, as HEALTH_HOST and API_HOST take it (also the API command's --host). */
+export const bindAddressSchema = host();
+
 export function url(protocols: readonly string[], rule: string) {
   return z.string().refine((value) => {
     try {

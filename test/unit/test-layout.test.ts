@@ -27,7 +27,6 @@ const COVERED_ELSEWHERE: Record<string, { why: string; by: readonly string[] }> 
     by: [`${INTEGRATION}/api-v2.test.ts`, `${INTEGRATION}/api-v3.test.ts`],
   },
   'src/api/schemas.ts': { why: ADAPTER, by: [`${INTEGRATION}/api-v3.test.ts`] },
-  'src/api/security-headers.ts': { why: ADAPTER, by: [`${INTEGRATION}/api-security-headers.test.ts`] },
   'src/api/server.ts': {
     why: ADAPTER,
     by: [`${INTEGRATION}/api-ops.test.ts`, `${INTEGRATION}/api-errors.test.ts`],

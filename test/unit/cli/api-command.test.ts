@@ -8,7 +8,7 @@ describe('tx-enrich api usage', () => {
   it.each([
     [['--port', '99999'], 'tx-enrich api: --port must be an integer between 0 and 65535, got "99999"'],
     [['--ops-port', 'x'], '--ops-port must be an integer between 0 and 65535, got "x"'],
-    [['--host', ''], '--host must not be empty'],
+    [['--host', 'http://0.0.0.0'], '--host must be an IP address or a host name, got "http://0.0.0.0"'],
     [['--metrics'], 'unknown option --metrics'],
   ] as [string[], string][])('%j → status 2: %s', async (argv, message) => {
     const result = await captureOutput(() => runApiCommand(argv));
