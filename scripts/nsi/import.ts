@@ -167,6 +167,14 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       curatedAliases.set(key, [...(curatedAliases.get(key) ?? []), b.countries]);
     }
   }
+  const curatedWords = [...curatedAliases.keys()].filter((k) => !k.includes(' ') && k.length >= 5);
+  // Within two edits for long names (one for shorter): a typo of the curated name would
+  // otherwise be one edit from both.
+  const nearCurated = (key: string): boolean => {
+    if (key.includes(' ')) return false;
+    const edits = key.length >= 8 ? 2 : 1;
+    return curatedWords.some((w) => Math.abs(w.length - key.length) <= edits && withinEdits(w, key, edits));
+  };
   const taken = (key: string, countries: readonly string[], owners: Map<string, string[][]>): boolean =>
     (owners.get(key) ?? []).some((cs) => cs.includes('*') || countries.some((c) => cs.includes(c)));
 
@@ -241,12 +249,24 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
         .map(([, v]) => v),
       ...(ar ? [ar] : []),
     ].filter((n) => !(ARABIC.test(n) && /[A-Za-z]/.test(n)));
+    // The item's own names as statements spell them (glued too): the rest are the index's match names.
+    const ownKeys = new Set(
+      statementSpellings(
+        name,
+        Object.entries(item.tags)
+          .filter(([k]) => /^(brand|name)(:|$)/.test(k))
+          .map(([, v]) => v),
+      ).map(folded),
+    );
     const aliases: string[] = [];
     const weak: string[] = [];
     for (const alias of statementSpellings(name, others)) {
       const key = folded(alias);
       if (taken(key, countries, curatedAliases) || taken(key, countries, importedAliases)) continue;
       if (someoneElses(key, item)) continue;
+      // A match name a letter or two from a curated brand's (`СТАРБАКС` among a successor's names) is
+      // that brand's former or parent name: it would make that brand's typos ambiguous.
+      if (!ownKeys.has(key) && nearCurated(key)) continue;
       // A name made only of ordinary words (`The Coffee`, `Магнит`) is as weak as one ordinary word.
       const ordinary =
         generic.has(key) || key.split(' ').every((t) => lists.english.has(t) || generic.has(t));
@@ -326,4 +346,25 @@ function curatedCounterpartySubCategories(index: NsiIndex, options: Options): Ma
     if (best) out.set(tag, best[0]);
   }
   return out;
+}
+
+/** Levenshtein distance at most `edits` (early exit when a row exceeds it). */
+function withinEdits(a: string, b: string, edits: number): boolean {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(
+        (prev[j] as number) + 1,
+        (cur[j - 1] as number) + 1,
+        (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      cur.push(v);
+      if (v < best) best = v;
+    }
+    if (best > edits) return false;
+    prev = cur;
+  }
+  return (prev[b.length] as number) <= edits;
 }
