@@ -49,3 +49,18 @@ export function genericWords(dataDir: string = DEFAULT_DATA_DIR): ReadonlySet<st
   cached = out;
   return out;
 }
+
+let cachedTrade: ReadonlySet<string> | null = null;
+
+/**
+ * The category keywords of data/rules.json (`market`, `farmacia`, `garage`), folded: a brand named
+ * by one of them is named by its trade, and the word alone cannot tell it from any other shop.
+ */
+export function tradeKeywords(dataDir: string = DEFAULT_DATA_DIR): ReadonlySet<string> {
+  if (cachedTrade) return cachedTrade;
+  const rules = JSON.parse(readFileSync(join(dataDir, 'rules.json'), 'utf8')) as {
+    keywords: { words: string[] }[];
+  };
+  cachedTrade = new Set(rules.keywords.flatMap((k) => k.words.map((w) => tokenize(w).join(' '))));
+  return cachedTrade;
+}

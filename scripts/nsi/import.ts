@@ -10,7 +10,7 @@ import type { Brand } from '../../src/data/schemas.js';
 import { loadWordLists, weakness } from '../word-lists.js';
 import type { NsiIndex, NsiItem } from './index-data.js';
 import { toDisplayCase } from '../../src/engine/text.js';
-import { genericWords } from './generic-words.js';
+import { genericWords, tradeKeywords } from './generic-words.js';
 import { folded } from './link.js';
 
 /** The product's home markets (issue 14; ../shared/eval/README.md). */
@@ -149,6 +149,7 @@ export function statementSpellings(name: string, others: readonly string[]): str
 export function importBrands(index: NsiIndex, options: Options): ImportReport {
   const lists = loadWordLists();
   const generic = genericWords();
+  const trades = tradeKeywords();
   const skipped: Record<string, number> = {};
   const skip = (why: string): void => {
     skipped[why] = (skipped[why] ?? 0) + 1;
@@ -237,6 +238,10 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       continue;
     }
     const countries = item.countries;
+    if (trades.has(folded(name))) {
+      skip('named by a trade word');
+      continue;
+    }
     if (taken(folded(name), countries, curatedAliases)) {
       skip('in the curated catalog (name)');
       continue;
@@ -263,7 +268,7 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
     for (const alias of statementSpellings(name, others)) {
       const key = folded(alias);
       if (taken(key, countries, curatedAliases) || taken(key, countries, importedAliases)) continue;
-      if (someoneElses(key, item)) continue;
+      if (someoneElses(key, item) || trades.has(key)) continue;
       // A match name a letter or two from a curated brand's (`СТАРБАКС` among a successor's names) is
       // that brand's former or parent name: it would make that brand's typos ambiguous.
       if (!ownKeys.has(key) && nearCurated(key)) continue;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DATA_DIR } from '../../../../src/data/load.js';
 import { tokenize } from '../../../../src/engine/text.js';
-import { genericWords } from '../../../../scripts/nsi/generic-words.js';
+import { genericWords, tradeKeywords } from '../../../../scripts/nsi/generic-words.js';
 
 interface RawBrand {
   name: string;
@@ -56,5 +56,15 @@ describe('data/brands/nsi-mena.json', () => {
         .map((a) => `${b.name}: ${a}`),
     );
     expect(strong).toEqual([]);
+  });
+
+  it('imports no brand named by a category keyword, and no such alias (`Market`, `Farmacia`)', () => {
+    const trades = tradeKeywords();
+    expect(trades.has('market')).toBe(true);
+    const named = brands
+      .flatMap((b) => [b.name, ...b.aliases].map((a) => [b.name, a] as const))
+      .filter(([, a]) => trades.has(tokenize(a).join(' ')))
+      .map(([n, a]) => `${n}: ${a}`);
+    expect(named).toEqual([]);
   });
 });
