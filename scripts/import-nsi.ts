@@ -3,7 +3,8 @@
  * data from the pinned package version (docs/data-sources.md):
  * - links curated brands to index items (Wikidata id, a missing website, the Commons logo file),
  *   written into data/brands/*.json;
- * - imports the MENA brands the curated catalog lacks into data/brands/nsi-mena.json.
+ * - imports the MENA and CIS brands the curated catalog lacks into data/brands/nsi-mena.json (the
+ *   file keeps its first name so brand ids and diffs stay stable).
  * Updating the index is `npm install -E name-suggestion-index@NEW` and this command.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { DEFAULT_DATA_DIR, brandFiles } from '../src/data/load.js';
 import { brandFileSchema, osmTagMapSchema, type Brand } from '../src/data/schemas.js';
 import { indentOf } from './alias-safety.js';
-import { MENA, importBrands } from './nsi/import.js';
+import { IMPORTED_REGIONS, importBrands } from './nsi/import.js';
 import { loadNsi } from './nsi/index-data.js';
 import { linkBrands } from './nsi/link.js';
 
@@ -122,8 +123,7 @@ export function runImport(
 
   const perCountry: Record<string, number> = {};
   for (const b of report.brands)
-    for (const c of b.countries)
-      if ((MENA as readonly string[]).includes(c)) perCountry[c] = (perCountry[c] ?? 0) + 1;
+    for (const c of b.countries) if (IMPORTED_REGIONS.includes(c)) perCountry[c] = (perCountry[c] ?? 0) + 1;
   return {
     files,
     summary: {

@@ -1,5 +1,5 @@
 /**
- * Turns name-suggestion-index items that trade in MENA countries into catalog brands: payment-
+ * Turns name-suggestion-index items that trade in MENA or CIS countries into catalog brands: payment-
  * relevant tags only (data/osm-tags.json gives the sub-category; a tag it leaves null is not a
  * merchant), names in English and, where the index has it, Arabic (official), aliases spelt as
  * statements print them and checked by the alias rules. The curated catalog wins every conflict:
@@ -9,10 +9,21 @@
 import type { Brand } from '../../src/data/schemas.js';
 import { loadWordLists, weakness } from '../word-lists.js';
 import type { NsiIndex, NsiItem } from './index-data.js';
+import { toDisplayCase } from '../../src/engine/text.js';
+import { genericWords, tradeKeywords } from './generic-words.js';
 import { folded } from './link.js';
 
 /** The product's home markets (issue 14; ../shared/eval/README.md). */
 export const MENA = ['AE', 'SA', 'KW', 'QA', 'BH', 'OM', 'EG', 'JO', 'LB', 'IQ', 'MA', 'TN', 'DZ'] as const;
+
+/**
+ * Russia, Ukraine, Belarus, Kazakhstan, Uzbekistan and Kyrgyzstan: their banks' SMS alerts reach the
+ * product too (issue 13), and the curated catalog has almost no local chains there.
+ */
+export const CIS = ['RU', 'UA', 'BY', 'KZ', 'UZ', 'KG'] as const;
+
+/** The countries whose local brands the import takes. */
+export const IMPORTED_REGIONS: readonly string[] = [...MENA, ...CIS];
 
 /** Where imported brand ids start; ids already given stay with their item. */
 export const FIRST_IMPORTED_ID = 1_000_001;
@@ -29,6 +40,27 @@ const COUNTERPARTY_TAGS = new Set(['amenity=bank']);
  * them (`venue`) and the import cannot tell a mall's own charges from its shops'.
  */
 const VENUE_TAGS = new Set(['shop=mall']);
+
+/**
+ * One Wikidata item often has several index items (a grocer's DIY arm, a bank's recycling points):
+ * only the first is imported, so a brand's main card trade goes first.
+ */
+const MAIN_TRADES = [
+  'amenity=bank',
+  'shop=supermarket',
+  'shop=convenience',
+  'amenity=fuel',
+  'amenity=pharmacy',
+  'amenity=fast_food',
+  'amenity=cafe',
+  'amenity=restaurant',
+  'shop=department_store',
+];
+
+function mainTradeRank(tag: string): number {
+  const i = MAIN_TRADES.indexOf(tag);
+  return i < 0 ? MAIN_TRADES.length : i;
+}
 
 export interface ImportedBrand extends Brand {
   readonly nsi_id: string;
@@ -50,6 +82,7 @@ interface Options {
 
 const LATIN = /^[\p{Script=Latin}\p{N}\p{P}\p{Zs}&+'’.-]+$/u;
 const ARABIC = /[\u0600-\u06ff]/;
+const CYRILLIC = /^[\p{Script=Cyrillic}\p{N}\p{P}\p{Zs}&+'’.-]+$/u;
 
 /** The item's English name: `brand:en`, a Latin `brand`, `brand:fr`, else the Wikidata label. */
 function englishName(item: NsiItem, label: string | null): string | null {
@@ -63,7 +96,12 @@ function englishName(item: NsiItem, label: string | null): string | null {
     .filter((w) => !ARABIC.test(w))
     .join(' ')
     .trim();
-  return latin && LATIN.test(latin) ? latin : null;
+  if (latin && LATIN.test(latin)) return latin;
+  // `Пятёрочка`: a name only in Cyrillic, in the Latin letters processors print it in (`Pyaterochka`).
+  const cyrillic = (t.brand ?? t.name ?? item.displayName).trim();
+  return CYRILLIC.test(cyrillic) && /\p{L}/u.test(cyrillic)
+    ? toDisplayCase(folded(cyrillic).split(' '))
+    : null;
 }
 
 function arabicName(item: NsiItem): string | null {
@@ -110,6 +148,8 @@ export function statementSpellings(name: string, others: readonly string[]): str
 
 export function importBrands(index: NsiIndex, options: Options): ImportReport {
   const lists = loadWordLists();
+  const generic = genericWords();
+  const trades = tradeKeywords();
   const skipped: Record<string, number> = {};
   const skip = (why: string): void => {
     skipped[why] = (skipped[why] ?? 0) + 1;
@@ -128,11 +168,19 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       curatedAliases.set(key, [...(curatedAliases.get(key) ?? []), b.countries]);
     }
   }
+  const curatedWords = [...curatedAliases.keys()].filter((k) => !k.includes(' ') && k.length >= 5);
+  // Within two edits for long names (one for shorter): a typo of the curated name would
+  // otherwise be one edit from both.
+  const nearCurated = (key: string): boolean => {
+    if (key.includes(' ')) return false;
+    const edits = key.length >= 8 ? 2 : 1;
+    return curatedWords.some((w) => Math.abs(w.length - key.length) <= edits && withinEdits(w, key, edits));
+  };
   const taken = (key: string, countries: readonly string[], owners: Map<string, string[][]>): boolean =>
     (owners.get(key) ?? []).some((cs) => cs.includes('*') || countries.some((c) => cs.includes(c)));
 
   const counterpartySub = curatedCounterpartySubCategories(index, options);
-  const mena = new Set<string>(MENA);
+  const regions = new Set<string>(IMPORTED_REGIONS);
   const imported: ImportedBrand[] = [];
   const importedAliases = new Map<string, string[][]>();
   const slugs = new Set(
@@ -142,8 +190,23 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
   let nextId = Math.max(FIRST_IMPORTED_ID - 1, ...options.previousIds.values()) + 1;
 
   const candidates = [...index.items]
-    .filter((i) => i.countries.some((c) => mena.has(c)))
-    .sort((a, b) => a.id.localeCompare(b.id));
+    .filter((i) => i.countries.some((c) => regions.has(c)))
+    .sort((a, b) => mainTradeRank(a.tag) - mainTradeRank(b.tag) || a.id.localeCompare(b.id));
+  // An item's own name belongs to it (to its Wikidata brand when it has one: items of one brand
+  // share their names): another item that lists it among its other names (a chain's pharmacy arm
+  // naming the chain) must not take it just by coming first.
+  const ownNames = new Map<string, Set<string>>();
+  for (const item of candidates) {
+    for (const n of [item.tags.brand, item.tags['brand:en'], item.tags.name, item.displayName]) {
+      if (!n) continue;
+      const key = folded(n);
+      ownNames.set(key, (ownNames.get(key) ?? new Set()).add(item.wikidata ?? item.id));
+    }
+  }
+  const someoneElses = (key: string, item: NsiItem): boolean => {
+    const owners = ownNames.get(key);
+    return owners !== undefined && !owners.has(item.wikidata ?? item.id);
+  };
   for (const item of candidates) {
     if (VENUE_TAGS.has(item.tag)) {
       skip('venue tag (mall)');
@@ -159,6 +222,7 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       skip('not a merchant (tag maps to null)');
       continue;
     }
+
     if (item.wikidata && (options.curatedWikidata.has(item.wikidata) || seenWikidata.has(item.wikidata))) {
       skip(
         options.curatedWikidata.has(item.wikidata)
@@ -174,6 +238,10 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       continue;
     }
     const countries = item.countries;
+    if (trades.has(folded(name))) {
+      skip('named by a trade word');
+      continue;
+    }
     if (taken(folded(name), countries, curatedAliases)) {
       skip('in the curated catalog (name)');
       continue;
@@ -186,13 +254,27 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
         .map(([, v]) => v),
       ...(ar ? [ar] : []),
     ].filter((n) => !(ARABIC.test(n) && /[A-Za-z]/.test(n)));
+    // The item's own names as statements spell them (glued too): the rest are the index's match names.
+    const ownKeys = new Set(
+      statementSpellings(
+        name,
+        Object.entries(item.tags)
+          .filter(([k]) => /^(brand|name)(:|$)/.test(k))
+          .map(([, v]) => v),
+      ).map(folded),
+    );
     const aliases: string[] = [];
     const weak: string[] = [];
     for (const alias of statementSpellings(name, others)) {
       const key = folded(alias);
       if (taken(key, countries, curatedAliases) || taken(key, countries, importedAliases)) continue;
-      // A name made only of ordinary words (`The Coffee`) is as weak as one ordinary word.
-      const ordinary = key.split(' ').every((t) => lists.english.has(t));
+      if (someoneElses(key, item) || trades.has(key)) continue;
+      // A match name a letter or two from a curated brand's (`СТАРБАКС` among a successor's names) is
+      // that brand's former or parent name: it would make that brand's typos ambiguous.
+      if (!ownKeys.has(key) && nearCurated(key)) continue;
+      // A name made only of ordinary words (`The Coffee`, `Магнит`) is as weak as one ordinary word.
+      const ordinary =
+        generic.has(key) || key.split(' ').every((t) => lists.english.has(t) || generic.has(t));
       const why = weakness(alias, lists);
       (ordinary || (why && why !== 'short') ? weak : aliases).push(alias);
     }
@@ -200,11 +282,20 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       skip('every alias owned by another brand');
       continue;
     }
+    // The name matches as an alias too (`name_alias`): it must not be another imported brand's.
+    const nameKey = folded(name);
+    if (
+      !aliases.concat(weak).some((a) => folded(a) === nameKey) &&
+      (taken(nameKey, countries, importedAliases) || someoneElses(nameKey, item))
+    ) {
+      skip('name owned by another brand');
+      continue;
+    }
     let slug = slugify(name);
     if (slugs.has(slug)) slug = `${slug}-${countries.slice(0, 2).join('-').toLowerCase()}`;
     for (let n = 2; slugs.has(slug); n++) slug = `${slugify(name)}-${n}`;
     slugs.add(slug);
-    for (const a of [...aliases, ...weak]) {
+    for (const a of [...aliases, ...weak, name]) {
       const key = folded(a);
       importedAliases.set(key, [...(importedAliases.get(key) ?? []), [...countries]]);
     }
@@ -260,4 +351,25 @@ function curatedCounterpartySubCategories(index: NsiIndex, options: Options): Ma
     if (best) out.set(tag, best[0]);
   }
   return out;
+}
+
+/** Levenshtein distance at most `edits` (early exit when a row exceeds it). */
+function withinEdits(a: string, b: string, edits: number): boolean {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(
+        (prev[j] as number) + 1,
+        (cur[j - 1] as number) + 1,
+        (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      cur.push(v);
+      if (v < best) best = v;
+    }
+    if (best > edits) return false;
+    prev = cur;
+  }
+  return (prev[b.length] as number) <= edits;
 }

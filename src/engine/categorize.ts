@@ -108,6 +108,9 @@ const MONEY_TRANSFER_RULES = new Set<RuleKind>(['remittance', 'currency_exchange
 /** Default sub-categories of remittance and exchange houses (Transfer Out Remittance, Currency Exchange). */
 const MONEY_TRANSFER_BUSINESSES = new Set(['15-3', '21-1']);
 
+/** Other Shopping: the sub-category of the keywords that say only that something is sold. */
+const CATCH_ALL_SHOPPING = '13-14';
+
 /** MCCs of banks themselves (cash disbursement by financial institutions). */
 const BANK_MCCS = ['6010', '6011', '6012'];
 
@@ -213,6 +216,13 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   if (fromMcc) return decided(fromMcc, 0.8, `mcc:${input.mcc}`, null, refund);
 
   const keyword = findKeyword(input.text, snapshot);
+  if (keyword && keyword.sub_category_id === CATCH_ALL_SHOPPING && !inward) {
+    // `store`, `trading`, `est`, `مؤسسة` say only that something is sold: the trade words around
+    // them (`AL NOOR FOODSTUFF TRADING`) tell the model more.
+    const model = modelDecision(input.text, snapshot);
+    if (model?.sub_category_id)
+      return decided(model.sub_category_id, model.confidence, model.reason, null, refund);
+  }
   if (keyword) return decided(keyword.sub_category_id, 0.6, `keyword:"${keyword.word}"`, null, refund);
 
   if (!inward && input.text.merchant().locationOnly) {

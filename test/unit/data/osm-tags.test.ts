@@ -40,6 +40,12 @@ describe('data/osm-tags.json', () => {
     expect(map.tags['amenity=fuel']).toBe('16-6');
   });
 
+  it('gives malls the one mall sub-category the catalog uses (Other Shopping, not Department Stores)', () => {
+    // The catalog's mall venues and the model's shopping-centre words must agree (docs/engine.md).
+    expect(map.tags['shop=mall']).toBe('13-14');
+    expect(map.tags['shop=department_store']).toBe('13-10');
+  });
+
   it('rejects a malformed tag and an unknown-shaped sub-category id, naming the field', () => {
     const dir = mkdtempSync(join(tmpdir(), 'osm-tags-'));
     writeFileSync(

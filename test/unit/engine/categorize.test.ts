@@ -109,6 +109,37 @@ describe('non-merchant patterns', () => {
     expect(enrich({ raw_description: 'PENSION', direction: 'DEBIT' }).sub_category.id).not.toBe('8-1');
   });
 
+  it('reads salary, ATM, loan, transfer and cashback wording of Russian, Ukrainian, Kazakh, Arabic and French alerts', () => {
+    const cases: readonly [string, Direction, string][] = [
+      ['Зачисление зарплаты 50000р', 'CREDIT', '8-2'],
+      ['Зарахування заробітної плати 15000 грн', 'CREDIT', '8-2'],
+      ['تم ايداع المرتب بمبلغ 5000 جنيه', 'CREDIT', '8-2'],
+      ['تم إيداع راتبك', 'CREDIT', '8-2'],
+      ['Зняття готівки 500 грн', 'DEBIT', '2-1'],
+      ['RETRAIT DAB 600 MAD CASABLANCA', 'DEBIT', '2-1'],
+      ['CPT 0123 CASHPOINT LONDON', 'DEBIT', '2-1'],
+      ['Внесение наличных 5000р', 'CREDIT', '2-2'],
+      ['Погашение кредита 12000р', 'DEBIT', '9-3'],
+      ['ECHEANCE PRET 2500 MAD', 'DEBIT', '9-3'],
+      ['Оплата кредитной карты 3000р', 'DEBIT', '9-5'],
+      ['Переказ на картку 1000 грн', 'DEBIT', '15-2'],
+      ['Кэшбэк 150р', 'CREDIT', '8-7'],
+      ['Начисление процентов 120р', 'CREDIT', '8-4'],
+    ];
+    for (const [text, direction, sub] of cases) {
+      expect(enrich({ raw_description: text, direction }).sub_category.id, text).toBe(sub);
+    }
+  });
+
+  it('an ATM named on a credit is a deposit at the machine; on a debit a withdrawal', () => {
+    expect(enrich({ raw_description: 'ATM 0123 DUBAI MARINA', direction: 'CREDIT' }).sub_category.id).toBe(
+      '2-2',
+    );
+    expect(enrich({ raw_description: 'ATM 0123 DUBAI MARINA', direction: 'DEBIT' }).sub_category.id).toBe(
+      '2-1',
+    );
+  });
+
   it('the longer phrase speaks where phrases overlap (atm deposit over atm)', () => {
     const e = enrich({ raw_description: 'ATM DEPOSIT', direction: 'CREDIT' });
     expect(e.rule).toBe('atm_deposit');
@@ -273,6 +304,14 @@ describe('fallbacks for unknown merchants', () => {
     const arabic = enrich({ raw_description: 'مطعم الزيتون' });
     expect(arabic.sub_category.id).toBe('4-1');
     expect(arabic.reasons.category).toMatch(/^keyword:/);
+  });
+
+  it('a keyword that says only that something is sold (`trading`, `store`) lets the model read the trade', () => {
+    const e = enrich({ raw_description: 'XQZW SAYDALIYA TRADING' });
+    expect(e.category.name).toBe('Medical');
+    expect(e.reasons.category).toMatch(/^model:/);
+    // With no trade word for the model, the keyword still answers.
+    expect(enrich({ raw_description: 'XQZW TRADING EST' }).reasons.category).toBe('keyword:"trading"');
   });
 
   it('then Miscellaneous (20-1) for a debit', () => {
