@@ -141,7 +141,7 @@ export function stackOptions(env: NodeJS.ProcessEnv = process.env): StackOptions
   };
 }
 
-function paths(o: StackOptions) {
+export function paths(o: StackOptions) {
   const run = join(o.stackDir, 'run');
   const downloads = join(o.stackDir, 'downloads');
   return {
@@ -187,7 +187,7 @@ export function tail(file: string, lines: number): string {
   }
 }
 
-function isPortOpen(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
+export function isPortOpen(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
   return new Promise((res) => {
     const socket = createConnection({ host, port });
     const done = (open: boolean) => {
@@ -201,7 +201,7 @@ function isPortOpen(host: string, port: number, timeoutMs = 1000): Promise<boole
 }
 
 /** The process's command line, or undefined if it is gone (or a zombie). */
-function commandLine(pid: number): string[] | undefined {
+export function commandLine(pid: number): string[] | undefined {
   if (existsSync('/proc')) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -304,7 +304,7 @@ function javaMajor(java: string): number | undefined {
 }
 
 /** First java among the candidates with at least `minMajor`. */
-function findJava(explicit: string | undefined, minMajor: number, purpose: string): string {
+export function findJava(explicit: string | undefined, minMajor: number, purpose: string): string {
   const candidates: string[] = [];
   if (explicit !== undefined) candidates.push(explicit);
   else {
@@ -331,7 +331,7 @@ function findJava(explicit: string | undefined, minMajor: number, purpose: strin
 }
 
 /** Apicurio Registry 3.2+ is built for Java 21; earlier 3.x run on 17. */
-function registryJavaMajor(version: string): number {
+export function registryJavaMajor(version: string): number {
   const [major = 0, minor = 0] = version.split('.').map(Number);
   return major > 3 || (major === 3 && minor >= 2) ? 21 : 17;
 }
@@ -339,7 +339,7 @@ function registryJavaMajor(version: string): number {
 // ---------------------------------------------------------------------------------------------------
 // Steps
 
-async function runStep<T>(
+export async function runStep<T>(
   step: string,
   component: Component | 'maven',
   logFile: string | undefined,
@@ -353,7 +353,7 @@ async function runStep<T>(
   }
 }
 
-function runLogged(command: string, args: readonly string[], logFile: string, cwd?: string): void {
+export function runLogged(command: string, args: readonly string[], logFile: string, cwd?: string): void {
   const fd = openSync(logFile, 'a');
   try {
     writeFileSync(fd, `\n$ ${command} ${args.join(' ')}\n`);
@@ -367,7 +367,7 @@ function runLogged(command: string, args: readonly string[], logFile: string, cw
 }
 
 /** Maven copies the Kafka jars and the registry archive into .stack/downloads (cached in ~/.m2). */
-async function fetchArtifacts(o: StackOptions, need: readonly Component[]): Promise<void> {
+export async function fetchArtifacts(o: StackOptions, need: readonly Component[]): Promise<void> {
   const p = paths(o);
   const kafkaDone = join(p.kafkaLib, '.complete');
   const registryDone = join(p.registryHome, '.complete');
@@ -411,7 +411,7 @@ async function fetchArtifacts(o: StackOptions, need: readonly Component[]): Prom
   }
 }
 
-function findRegistryJar(dir: string): string | undefined {
+export function findRegistryJar(dir: string): string | undefined {
   const stack = [dir];
   while (stack.length > 0) {
     const current = stack.pop() as string;
@@ -425,7 +425,7 @@ function findRegistryJar(dir: string): string | undefined {
 }
 
 /** Each start gets a fresh log; the previous one is kept as <component>.previous.log. */
-function rotateLog(logFile: string): void {
+export function rotateLog(logFile: string): void {
   if (existsSync(logFile)) renameSync(logFile, logFile.replace(/\.log$/, '.previous.log'));
 }
 
@@ -727,7 +727,7 @@ async function stopComponent(o: StackOptions, c: Component): Promise<string> {
   return `${c}: ${how} (pid ${pid})`;
 }
 
-function freePort(host: string): Promise<number> {
+export function freePort(host: string): Promise<number> {
   return new Promise((res, rej) => {
     const server = createServer();
     server.once('error', rej);
@@ -888,11 +888,51 @@ export function stackStatus(o: StackOptions = stackOptions()): readonly Componen
 // CLI
 
 function usage(): string {
-  return 'usage: tsx scripts/stack.ts up | down | status | logs [kafka|registry|maven] [-n LINES] [-f]';
+  return 'usage: tsx scripts/stack.ts up | down | status [--brokers N] | logs [kafka|registry|maven] [-n LINES] [-f]';
+}
+
+/** `--brokers N` (N > 1) selects the cluster mode (scripts/stack/cluster.ts); 1 is the single node. */
+function takeBrokers(args: string[]): number {
+  const at = args.findIndex((a) => a === '--brokers' || a.startsWith('--brokers='));
+  if (at < 0) return 1;
+  const [flag] = args.splice(at, 1) as [string];
+  const raw = flag.includes('=') ? flag.slice(flag.indexOf('=') + 1) : args.splice(at, 1)[0];
+  const brokers = Number(raw);
+  if (!Number.isInteger(brokers) || brokers < 1 || brokers > 5) {
+    throw new Error(`--brokers must be 1-5 (got ${JSON.stringify(raw)})`);
+  }
+  return brokers;
+}
+
+async function clusterCommand(command: string | undefined, brokers: number): Promise<number> {
+  const cluster = await import('./stack/cluster.js');
+  const o = cluster.clusterOptions(process.env, brokers);
+  switch (command) {
+    case 'up': {
+      const t0 = Date.now();
+      const state = await cluster.clusterUp(o);
+      o.log(
+        `cluster up in ${((Date.now() - t0) / 1000).toFixed(1)} s (env: ${relative(process.cwd(), o.envFile)})`,
+      );
+      process.stdout.write(`KAFKA_BROKERS=${state.brokers}\nSCHEMA_REGISTRY_URL=${state.registryUrl}\n`);
+      return 0;
+    }
+    case 'down':
+      await cluster.clusterDown(o);
+      return 0;
+    case 'status':
+      for (const line of cluster.clusterStatus(o)) process.stdout.write(`${line}\n`);
+      return 0;
+    default:
+      process.stderr.write(`${usage()}\n`);
+      return 2;
+  }
 }
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const brokers = takeBrokers(rest);
+  if (brokers > 1) return clusterCommand(command, brokers);
   const o = stackOptions();
   switch (command) {
     case 'up': {
