@@ -12,6 +12,7 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kafka, logLevel, Partitioners, type IHeaders, type Message } from 'kafkajs';
 import { PROJECT_ROOT } from '../../scripts/stack.js';
 import { HEADER, jsonHeader, type SourceHeader } from '../../src/kafka/headers.js';
@@ -370,4 +371,32 @@ export class FaultScenario {
 function faultWorkerEnv(): Record<string, string> {
   const raw = process.env.FAULTS_WORKER_ENV;
   return raw === undefined || raw.trim() === '' ? {} : (JSON.parse(raw) as Record<string, string>);
+}
+
+/**
+ * The test of one scenario file: a fresh cluster, one run, and the guarantee: nothing lost, nothing
+ * doubled, no exit of the worker on its own, output resumed within 60 s of the cluster being healthy.
+ */
+export function faultTest(title: string, options: Omit<ScenarioOptions, 'records' | 'rate'>): void {
+  const scenario = new FaultScenario({
+    records: Number(process.env.FAULTS_RECORDS ?? 24_000),
+    rate: Number(process.env.FAULTS_RATE ?? 400),
+    ...options,
+  });
+  describe(title, () => {
+    beforeAll(async () => {
+      await scenario.setup();
+    });
+    afterAll(async () => {
+      await scenario.teardown();
+    });
+    it('loses nothing, doubles nothing, needs no restart, resumes within 60 s', async () => {
+      const r = await scenario.run();
+      const evidence = `\nnotes:\n${r.notes.join('\n')}\nworker log: ${r.workerLog}`;
+      expect(r.missing, `lost records${evidence}`).toBe(0);
+      expect(r.duplicated, `duplicated records${evidence}`).toBe(0);
+      expect(r.workerExits, `the worker exited on its own${evidence}`).toBe(0);
+      expect(r.resumeMs, `output resumed late${evidence}`).toBeLessThanOrEqual(RESUME_BOUND_MS);
+    });
+  });
 }
