@@ -19,7 +19,7 @@ import { HEADER, jsonHeader, type SourceHeader } from '../../src/kafka/headers.j
 import { TestCluster } from './cluster.js';
 import { sampleMessages } from './enriched-records.js';
 import { uniqueName } from './names.js';
-import { sleep, waitFor } from './wait.js';
+import { sleep, waitFor, withTimeout } from './wait.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
 export const RESUME_BOUND_MS = 60_000;
@@ -57,6 +57,8 @@ export interface ScenarioResult {
   readonly missing: number;
   readonly duplicated: number;
   readonly workerExits: number;
+  /** How the worker exited on SIGTERM at the end (null: it did not within 60 s, or by a signal). */
+  readonly stopExitCode: number | null;
   readonly longestSilenceMs: number;
   readonly resumeMs: number;
   readonly catchUpMs: number;
@@ -337,6 +339,15 @@ export class FaultScenario {
     const backlog = input.filter((r) => r.ts < healthyAt).map((r) => outputAt.get(r.key) ?? healthyAt);
     const catchUpMs = Math.max(0, Math.max(healthyAt, ...backlog) - healthyAt);
 
+    // A worker that outlived the outage must still stop when told to (its supervisor waits for it).
+    deliberate++;
+    current.child.kill('SIGTERM');
+    const stopped = await withTimeout(current.exited, 60_000, 'the worker exiting after SIGTERM').catch(
+      (error: Error) => {
+        log(error.message);
+        return { code: null, signal: null };
+      },
+    );
     const result: ScenarioResult = {
       scenario: name,
       at: new Date().toISOString(),
@@ -347,6 +358,7 @@ export class FaultScenario {
       missing: missing.length,
       duplicated: duplicated.length + unexpected.length,
       workerExits: exits - deliberate,
+      stopExitCode: stopped.code,
       longestSilenceMs,
       resumeMs,
       catchUpMs,
@@ -357,12 +369,10 @@ export class FaultScenario {
     process.stdout.write(
       `[faults] ${name}: input ${input.length}, output ${out.length}, dead letters ${letters.length}, ` +
         `missing ${result.missing}, duplicated ${result.duplicated}, worker exits ${result.workerExits}, ` +
+        `exit code on SIGTERM ${result.stopExitCode}, ` +
         `longest silence ${(longestSilenceMs / 1000).toFixed(1)} s, resume ${(resumeMs / 1000).toFixed(1)} s, ` +
         `catch-up ${(catchUpMs / 1000).toFixed(1)} s\n`,
     );
-    current.child.kill('SIGTERM');
-    deliberate++;
-    await current.exited;
     return result;
   }
 }
@@ -397,6 +407,7 @@ export function faultTest(title: string, options: Omit<ScenarioOptions, 'records
       expect(r.duplicated, `duplicated records${evidence}`).toBe(0);
       expect(r.workerExits, `the worker exited on its own${evidence}`).toBe(0);
       expect(r.resumeMs, `output resumed late${evidence}`).toBeLessThanOrEqual(RESUME_BOUND_MS);
+      expect(r.stopExitCode, `the worker did not exit 0 on SIGTERM${evidence}`).toBe(0);
     });
   });
 }
