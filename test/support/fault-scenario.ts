@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kafka, logLevel, Partitioners, type IHeaders, type Message } from 'kafkajs';
 import { PROJECT_ROOT } from '../../scripts/stack.js';
 import { HEADER, jsonHeader, type SourceHeader } from '../../src/kafka/headers.js';
+import { TransactionalSink } from '../../src/kafka/transactional-sink.js';
 import { TestCluster } from './cluster.js';
 import { sampleMessages } from './enriched-records.js';
 import { uniqueName } from './names.js';
@@ -272,7 +273,15 @@ export class FaultScenario {
     };
     let current = await start();
     await current.waitUntilReady(120_000);
-    log(`worker ready; group coordinator: broker ${await cluster.groupCoordinator(group)}`);
+    const txnCoordinators = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map((p) =>
+        cluster.transactionCoordinator(TransactionalSink.transactionalId(group, raw, p)),
+      ),
+    );
+    log(
+      `worker ready; group coordinator: broker ${await cluster.groupCoordinator(group)}; ` +
+        `transaction coordinators of partitions 0-5: brokers ${txnCoordinators.join(',')}`,
+    );
 
     const messages = sampleMessages(name, records);
     const producing = produceSteadily(kafka, raw, messages, rate, notes);
