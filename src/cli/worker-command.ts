@@ -7,7 +7,7 @@ import { loadReferenceData } from '../data/load.js';
 import { RetryBoard } from '../errors/retry.js';
 import { createFeedbackServices, type FeedbackServices } from '../feedback/services.js';
 import { startHealthServer } from '../observability/health-server.js';
-import { createLogger } from '../observability/logger.js';
+import { createLogger, type Logger } from '../observability/logger.js';
 import type { BrandStorePort } from '../pipeline/steps.js';
 import { Worker } from '../pipeline/worker.js';
 import type { Database } from '../store/db.js';
@@ -96,11 +96,18 @@ async function runWorker(): Promise<number> {
     const finish = async (code: number): Promise<void> => {
       if (exiting) return;
       exiting = true;
+      // Every step below is bounded, but a stop that still hangs must not leave a worker that
+      // neither works nor exits: its supervisor would wait for ever.
+      const bound = config.shutdownDeadlineMs + 6 * config.kafkaRequestTimeoutMs;
+      setTimeout(() => exitNow(log, code === 0 ? 1 : code, 'shutdown did not finish in time'), bound).unref();
       await feedback?.stop().catch((err: unknown) => log.error({ err: String(err) }, 'error while stopping'));
       await worker.stop().catch((err: unknown) => log.error({ err: String(err) }, 'error while stopping'));
       await health.close();
       await db.close();
       resolve(code);
+      // After a broker outage kafkajs can keep a reconnect timer or a socket of a client it has
+      // already been told to disconnect; once everything of ours is closed, nothing may hold the exit.
+      setTimeout(() => exitNow(log, code, 'stopped, but handles were left open'), LINGER_MS).unref();
     };
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => {
@@ -125,6 +132,15 @@ async function runWorker(): Promise<number> {
       })
       .catch(fatal);
   });
+}
+
+/** How long a stopped worker may take to exit by itself before it is made to. */
+const LINGER_MS = 2_000;
+
+/** Exits at once, saying what was still open (the evidence for whatever held the exit). */
+function exitNow(log: Logger, code: number, why: string): void {
+  log.warn({ code, open: process.getActiveResourcesInfo() }, `${why}: exiting`);
+  process.exit(code);
 }
 
 /** The worker's port to the brand store: its snapshot, recurring history and the index. */

@@ -3,6 +3,7 @@
  * them: the real binary, the real configuration path, real signals.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +39,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
+/** `logFile`: every line the worker prints is also appended there (evidence for fault runs). */
+export async function startWorkerProcess(
+  env: Record<string, string>,
+  logFile?: string,
+): Promise<WorkerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'tx-enrich.js'), 'worker'], {
     cwd: ROOT,
@@ -47,6 +52,7 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<W
   });
   const lines: string[] = [];
   const keep = (chunk: Buffer): void => {
+    if (logFile !== undefined) appendFileSync(logFile, chunk);
     for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(line);
     if (lines.length > 400) lines.splice(0, lines.length - 400);
   };
