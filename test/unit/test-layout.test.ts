@@ -132,10 +132,11 @@ function filesUnder(dir: string, suffix: string): string[] {
   return out.sort();
 }
 
-/** The source a unit test mirrors: its path under src/ (or scripts/), the `-aspect` suffix cut. */
+/** The source a unit test mirrors: its path under src/ (or scripts/, test/support/), the `-aspect` suffix cut. */
 function mirroredSource(test: string): string | null {
   const rel = relative('test/unit', test).replace(/\.test\.ts$/, '');
-  const roots = rel.startsWith('scripts/') ? [''] : ['src/'];
+  // Tests of the scripts and of the test support mirror those trees the same way.
+  const roots = rel.startsWith('scripts/') ? [''] : rel.startsWith('support/') ? ['test/'] : ['src/'];
   for (const root of roots) {
     let candidate = rel;
     for (;;) {
