@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { kafkaJvmArgs } from './java.js';
 import { commandLine, isPortOpen } from './processes.js';
 import { sleep } from './util.js';
 
@@ -110,20 +111,12 @@ export function kafkaProperties(
 }
 
 export function jvmArgs(heap: string, classpath: string, config: string): string[] {
-  return [
-    '-Xms64m',
-    `-Xmx${heap}`,
-    '-XX:+UseSerialGC',
-    '-XX:TieredStopAtLevel=1',
-    '-XX:+ExitOnOutOfMemoryError',
-    '-Djava.awt.headless=true',
-    '-Dorg.slf4j.simpleLogger.showDateTime=true',
-    "-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd'T'HH:mm:ss.SSS",
-    '-cp',
+  return kafkaJvmArgs(
+    { min: '64m', max: heap },
+    ['-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1'],
     classpath,
-    'kafka.Kafka',
     config,
-  ];
+  );
 }
 
 /** Starts the node's JVM (again) with its recorded command line; records the PID. */

@@ -44,3 +44,28 @@ export function registryJavaMajor(version: string): number {
   const [major = 0, minor = 0] = version.split('.').map(Number);
   return major > 3 || (major === 3 && minor >= 2) ? 21 : 17;
 }
+
+/**
+ * A Kafka node's JVM command line. `gc` is the collector's flags: G1 with short pauses for the single
+ * node the tests share, the serial collector for the six small JVMs of a cluster on two cores.
+ */
+export function kafkaJvmArgs(
+  heap: { min: string; max: string },
+  gc: readonly string[],
+  classpath: string,
+  config: string,
+): string[] {
+  return [
+    `-Xms${heap.min}`,
+    `-Xmx${heap.max}`,
+    ...gc,
+    '-XX:+ExitOnOutOfMemoryError',
+    '-Djava.awt.headless=true',
+    '-Dorg.slf4j.simpleLogger.showDateTime=true',
+    "-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd'T'HH:mm:ss.SSS",
+    '-cp',
+    classpath,
+    'kafka.Kafka',
+    config,
+  ];
+}

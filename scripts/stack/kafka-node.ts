@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findJava } from './java.js';
+import { findJava, kafkaJvmArgs } from './java.js';
 import { paths, type StackOptions } from './options.js';
 import { spawnJava } from './processes.js';
 import { rotateLog, runLogged, runStep } from './util.js';
@@ -88,20 +88,12 @@ export async function startKafka(o: StackOptions): Promise<void> {
       o,
       'kafka',
       java,
-      [
-        `-Xms128m`,
-        `-Xmx${o.kafkaHeap}`,
-        '-XX:+UseG1GC',
-        '-XX:MaxGCPauseMillis=20',
-        '-XX:+ExitOnOutOfMemoryError',
-        '-Djava.awt.headless=true',
-        '-Dorg.slf4j.simpleLogger.showDateTime=true',
-        "-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd'T'HH:mm:ss.SSS",
-        '-cp',
+      kafkaJvmArgs(
+        { min: '128m', max: o.kafkaHeap },
+        ['-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20'],
         classpath,
-        'kafka.Kafka',
         p.kafkaConfig,
-      ],
+      ),
       join(p.run, 'kafka'),
     ),
   );

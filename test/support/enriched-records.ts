@@ -26,27 +26,42 @@ export function sampleMessages(prefix: string, count: number, customers = 200): 
   return messages;
 }
 
-/** Sends messages at about `rate` per second (in batches of `rate / 20`), idempotently. */
+/**
+ * Sends messages at about `rate` per second (in batches of `rate / 20`), idempotently. With
+ * `retryFailedSends`, a failed send (brokers down) is tried again every second, up to that many
+ * times in all; the number retried is returned.
+ */
 export async function produceAtRate(
   kafka: Kafka,
   topic: string,
   messages: readonly Message[],
   rate: number,
-): Promise<void> {
+  options: { retryFailedSends?: number } = {},
+): Promise<number> {
   const producer = kafka.producer({
     idempotent: true,
     maxInFlightRequests: 1,
     createPartitioner: Partitioners.DefaultPartitioner,
   });
   await producer.connect();
+  let failures = 0;
   try {
     const batch = Math.max(1, Math.round(rate / 20));
     const started = Date.now();
     for (let i = 0; i < messages.length; i += batch) {
-      await producer.send({ topic, messages: messages.slice(i, i + batch) });
+      for (;;) {
+        try {
+          await producer.send({ topic, messages: messages.slice(i, i + batch) });
+          break;
+        } catch (error) {
+          if (++failures > (options.retryFailedSends ?? 0)) throw error;
+          await sleep(1000);
+        }
+      }
       const due = started + ((i + batch) / rate) * 1000;
       if (due > Date.now()) await sleep(due - Date.now());
     }
+    return failures;
   } finally {
     await producer.disconnect();
   }

@@ -13,12 +13,12 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Kafka, logLevel, Partitioners, type IHeaders, type Message } from 'kafkajs';
+import { Kafka, logLevel, type IHeaders } from 'kafkajs';
 import { PROJECT_ROOT } from '../../scripts/stack.js';
 import { HEADER, jsonHeader, type SourceHeader } from '../../src/kafka/headers.js';
 import { TransactionalSink } from '../../src/kafka/transactional-sink.js';
 import { TestCluster } from './cluster.js';
-import { sampleMessages } from './enriched-records.js';
+import { produceAtRate, sampleMessages } from './enriched-records.js';
 import { uniqueName } from './names.js';
 import { sleep, waitFor, withTimeout } from './wait.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
@@ -81,43 +81,6 @@ function kafkaFor(cluster: TestCluster, clientId: string): Kafka {
     requestTimeout: 10_000,
     retry: { retries: 8, initialRetryTime: 200, maxRetryTime: 2000 },
   });
-}
-
-/** Produces at `rate`/s; a failed send (brokers down) is retried until it goes through. */
-async function produceSteadily(
-  kafka: Kafka,
-  topic: string,
-  messages: readonly Message[],
-  rate: number,
-  notes: string[],
-): Promise<void> {
-  const producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
-    createPartitioner: Partitioners.DefaultPartitioner,
-  });
-  await producer.connect();
-  try {
-    const batch = Math.max(1, Math.round(rate / 10));
-    const started = Date.now();
-    let failures = 0;
-    for (let i = 0; i < messages.length; i += batch) {
-      for (;;) {
-        try {
-          await producer.send({ topic, messages: messages.slice(i, i + batch) });
-          break;
-        } catch (error) {
-          if (++failures > 200) throw error;
-          await sleep(1000);
-        }
-      }
-      const due = started + ((i + batch) / rate) * 1000;
-      if (due > Date.now()) await sleep(due - Date.now());
-    }
-    if (failures > 0) notes.push(`producer: ${failures} failed sends retried`);
-  } finally {
-    await producer.disconnect();
-  }
 }
 
 /** Every data record of `topics` from the beginning, keyed by its source (partition:offset). */
@@ -284,7 +247,12 @@ export class FaultScenario {
     );
 
     const messages = sampleMessages(name, records);
-    const producing = produceSteadily(kafka, raw, messages, rate, notes);
+    // A send that fails while brokers are down is tried again until it goes through.
+    const producing = produceAtRate(kafka, raw, messages, rate, { retryFailedSends: 200 }).then(
+      (failures) => {
+        if (failures > 0) notes.push(`producer: ${failures} failed sends retried`);
+      },
+    );
     producing.catch(() => undefined);
     await sleep(this.options.faultAfterMs);
 
