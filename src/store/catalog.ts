@@ -70,6 +70,11 @@ export async function seedCatalog(db: Database, brands: readonly Brand[]): Promi
       lines: b.lines,
       seed_digest: digest,
     }));
+    // A new catalog can hand a slug to another id (an import re-numbered, a brand replaced): the old
+    // holder gives it up first, or the unique slug would stop every start on the upgraded catalog.
+    // A holder still in the catalog gets its new slug below; one dropped keeps `<slug>~<id>` and loses
+    // its digest, so a later catalog that has it again writes it again.
+    await retireTakenSlugs(tx, 'brands', brandRows);
     await tx.query(
       `INSERT INTO brands (id, slug, position, name, name_ar, name_ar_source, website, logo, sub_category_id,
                            subscription, name_alias, mccs, countries, venue, wikidata_id, logo_source, lines,
@@ -109,6 +114,11 @@ export async function seedCatalog(db: Database, brands: readonly Brand[]): Promi
       (b.product_lines ?? []).map((l, position) => ({ line: l, brandId: b.id, position })),
     );
     if (lines.length > 0) {
+      await retireTakenSlugs(
+        tx,
+        'product_lines',
+        lines.map(({ line }) => ({ id: line.id, slug: line.slug })),
+      );
       await tx.query(
         `INSERT INTO product_lines (id, brand_id, slug, position, name, name_ar, name_ar_source, website,
                                     sub_category_id, subscription, name_alias, mccs, origin, seed_digest, version)
@@ -215,6 +225,20 @@ export interface LoadedCatalog {
   readonly version: number;
   /** A digest of the effective catalog (reported with every outcome as part of the catalog version). */
   readonly digest: string;
+}
+
+/** Moves catalog rows off the slugs these entries take, when another id holds them. */
+async function retireTakenSlugs(
+  q: Queryable,
+  table: 'brands' | 'product_lines',
+  entries: readonly { id: number; slug: string }[],
+): Promise<void> {
+  await q.query(
+    `UPDATE ${table} AS t SET slug = t.slug || '~' || t.id, seed_digest = NULL
+     FROM jsonb_to_recordset($1::jsonb) AS r(id integer, slug text)
+     WHERE t.slug = r.slug AND t.id <> r.id AND t.origin = 'catalog'`,
+    [JSON.stringify(entries.map((e) => ({ id: e.id, slug: e.slug })))],
+  );
 }
 
 /** The effective catalog (seeded data plus operator and feedback brands), in catalog order. */

@@ -21,6 +21,7 @@ import { applyBrandEdit, promoteBrand } from '../../src/feedback/use-cases/opera
 import { createLogger } from '../../src/observability/logger.js';
 import { generateSamples } from '../../src/samples/generate.js';
 import { brandOwner, editBrand, searchBrands } from '../../src/store/brands.js';
+import type { Brand } from '../../src/data/schemas.js';
 import { loadCatalog, seedCatalog } from '../../src/store/catalog.js';
 import { markFailed, markSent, outboxCounts, pendingOutbox } from '../../src/store/outbox.js';
 import type { Database, Queryable } from '../../src/store/db.js';
@@ -169,6 +170,33 @@ describe.each(backends)('brand store contract on %s', (backend) => {
     expect(loaded.logo).toBe('brands/edited.png');
     // Back to the file's entry (the edit stays).
     expect((await seedCatalog(db, files.brands)).updated).toBe(1);
+  });
+
+  it('seeds an upgraded catalog that gives a slug to another id: the old holder yields it', async () => {
+    const [a, b] = files.brands as [Brand, Brand];
+    // The upgrade: a new entry takes a's slug, a takes b's, b is dropped from the catalog.
+    const newcomer: Brand = {
+      ...a,
+      id: 1_999_001,
+      name: `${a.name} New`,
+      name_alias: false,
+      aliases: [],
+      weak_aliases: [],
+      product_lines: undefined,
+    };
+    const upgraded = [newcomer, { ...a, slug: b.slug }, ...files.brands.slice(2)];
+    await seedCatalog(db, upgraded);
+    const catalog = await loadCatalog(db);
+    const bySlug = new Map(catalog.brands.map((x) => [x.slug, x.id]));
+    expect(bySlug.get(a.slug)).toBe(newcomer.id);
+    expect(bySlug.get(b.slug)).toBe(a.id);
+    expect(bySlug.get(`${b.slug}~${b.id}`)).toBe(b.id);
+    // And back: the file's catalog seeds again over it.
+    await seedCatalog(db, files.brands);
+    const back = new Map((await loadCatalog(db)).brands.map((x) => [x.id, x.slug]));
+    expect(back.get(a.id)).toBe(a.slug);
+    expect(back.get(b.id)).toBe(b.slug);
+    expect(back.get(newcomer.id)).toBe(`${a.slug}~${newcomer.id}`);
   });
 
   it('upserts a 500-record chunk in one statement; a replay changes nothing', async () => {

@@ -3,7 +3,7 @@
  * verifiers.
  */
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
-import { Partitioners, type Kafka, type Message } from 'kafkajs';
+import { Partitioners, type Kafka, type KafkaMessage, type Message } from 'kafkajs';
 import { loadReferenceData } from '../../src/data/load.js';
 import { generateSamples } from '../../src/samples/generate.js';
 import { HEADER, jsonHeader, type SourceHeader } from '../../src/kafka/headers.js';
@@ -78,56 +78,76 @@ export interface EnrichedRead {
   readonly value: Record<string, unknown>;
 }
 
+/** How long to read a topic: until `expected` records and `idleMs` without a new one, or `timeoutMs`. */
+export interface ReadUntil {
+  readonly expected: number;
+  readonly idleMs?: number;
+  readonly timeoutMs?: number;
+  /** Read aborted transactions' records too (default: read_committed). */
+  readonly readUncommitted?: boolean;
+}
+
 /**
- * Reads every committed record of `topic` (read_committed) from the beginning until `expected`
+ * Reads every record of `topic` from the beginning, mapping each with `read`, until `expected`
  * records arrived and nothing new came for `idleMs` (so duplicates beyond `expected` are seen too),
  * or `timeoutMs` passed.
  */
-export async function readCommitted(
+export async function readTopic<T>(
   kafka: Kafka,
-  registryUrl: string,
   topic: string,
-  options: { expected: number; idleMs?: number; timeoutMs?: number },
-): Promise<EnrichedRead[]> {
-  const registry = new SchemaRegistry({ host: registryUrl });
+  until: ReadUntil,
+  read: (message: KafkaMessage, partition: number) => T | Promise<T>,
+): Promise<T[]> {
   const consumer = kafka.consumer({
     groupId: uniqueName('verifier'),
-    readUncommitted: false,
+    readUncommitted: until.readUncommitted ?? false,
     maxWaitTimeInMs: 200,
   });
-  const out: EnrichedRead[] = [];
+  const out: T[] = [];
   let last = Date.now();
   await consumer.connect();
   try {
     await consumer.subscribe({ topic, fromBeginning: true });
     await consumer.run({
       eachBatch: async ({ batch }) => {
-        for (const m of batch.messages) {
-          const value = (await registry.decode(m.value as Buffer)) as Record<string, unknown>;
-          out.push({
-            transactionId: String(value.transaction_id),
-            customerId: String(value.customer_id),
-            key: m.key?.toString('utf8') ?? '',
-            partition: batch.partition,
-            offset: BigInt(m.offset),
-            sourcePartition: jsonHeader<SourceHeader>(m.headers, HEADER.source)?.partition ?? -1,
-            sourceOffset: BigInt(jsonHeader<SourceHeader>(m.headers, HEADER.source)?.offset ?? '-1'),
-            value,
-          });
-        }
+        for (const m of batch.messages) out.push(await read(m, batch.partition));
         last = Date.now();
       },
     });
-    const idleMs = options.idleMs ?? 3_000;
-    const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+    const idleMs = until.idleMs ?? 3_000;
+    const deadline = Date.now() + (until.timeoutMs ?? 120_000);
     while (Date.now() < deadline) {
-      if (out.length >= options.expected && Date.now() - last > idleMs) break;
+      if (out.length >= until.expected && Date.now() - last > idleMs) break;
       await sleep(200);
     }
   } finally {
     await consumer.disconnect();
   }
   return out;
+}
+
+/** Every committed enriched record of `topic`, decoded (see readTopic for how long it reads). */
+export async function readCommitted(
+  kafka: Kafka,
+  registryUrl: string,
+  topic: string,
+  until: ReadUntil,
+): Promise<EnrichedRead[]> {
+  const registry = new SchemaRegistry({ host: registryUrl });
+  return readTopic(kafka, topic, until, async (m, partition) => {
+    const value = (await registry.decode(m.value as Buffer)) as Record<string, unknown>;
+    const source = jsonHeader<SourceHeader>(m.headers, HEADER.source);
+    return {
+      transactionId: String(value.transaction_id),
+      customerId: String(value.customer_id),
+      key: m.key?.toString('utf8') ?? '',
+      partition,
+      offset: BigInt(m.offset),
+      sourcePartition: source?.partition ?? -1,
+      sourceOffset: BigInt(source?.offset ?? '-1'),
+      value,
+    };
+  });
 }
 
 /** Ids seen more than once, and expected ids never seen. */

@@ -18,7 +18,7 @@ import { PROJECT_ROOT } from '../../scripts/stack.js';
 import { HEADER, jsonHeader, type SourceHeader } from '../../src/kafka/headers.js';
 import { TransactionalSink } from '../../src/kafka/transactional-sink.js';
 import { TestCluster } from './cluster.js';
-import { produceAtRate, sampleMessages } from './enriched-records.js';
+import { produceAtRate, readTopic, sampleMessages, type ReadUntil } from './enriched-records.js';
 import { uniqueName } from './names.js';
 import { sleep, waitFor, withTimeout } from './wait.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
@@ -83,43 +83,17 @@ function kafkaFor(cluster: TestCluster, clientId: string): Kafka {
   });
 }
 
-/** Every data record of `topics` from the beginning, keyed by its source (partition:offset). */
-async function readAll(
+/** Every data record of `topic` from the beginning, keyed by its source (partition:offset). */
+function readAll(
   kafka: Kafka,
   topic: string,
   key: (m: { partition: number; offset: string; headers: IHeaders }) => string,
-  options: { readUncommitted: boolean; expected: number; idleMs: number; timeoutMs: number },
+  until: ReadUntil,
 ): Promise<Seen[]> {
-  const consumer = kafka.consumer({
-    groupId: uniqueName('faults-reader'),
-    readUncommitted: options.readUncommitted,
-    maxWaitTimeInMs: 200,
-  });
-  const out: Seen[] = [];
-  let last = Date.now();
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({
-      eachBatch: async ({ batch }) => {
-        for (const m of batch.messages) {
-          out.push({
-            key: key({ partition: batch.partition, offset: m.offset, headers: m.headers ?? {} }),
-            ts: Number(m.timestamp),
-          });
-        }
-        last = Date.now();
-      },
-    });
-    const deadline = Date.now() + options.timeoutMs;
-    while (Date.now() < deadline) {
-      if (out.length >= options.expected && Date.now() - last > options.idleMs) break;
-      await sleep(200);
-    }
-  } finally {
-    await consumer.disconnect();
-  }
-  return out;
+  return readTopic(kafka, topic, until, (m, partition) => ({
+    key: key({ partition, offset: m.offset, headers: m.headers ?? {} }),
+    ts: Number(m.timestamp),
+  }));
 }
 
 function sourceKey(m: { partition: number; offset: string; headers: IHeaders }): string {
