@@ -35,17 +35,17 @@ export async function stopWorker(
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   worker.child.kill('SIGTERM');
   try {
-    return await withTimeout(worker.exited, ms, 'the worker exiting after SIGTERM');
+    return await worker.exit('the worker exiting after SIGTERM', ms);
   } catch (error) {
     worker.child.kill('SIGKILL');
-    throw new Error(`${(error as Error).message}; its last lines:\n${worker.logs()}`);
+    throw error;
   }
 }
 
 /** SIGKILL and wait (bounded) until the process is gone. */
 export async function killWorker(worker: WorkerProcess, ms = 30_000): Promise<void> {
   worker.child.kill('SIGKILL');
-  await withTimeout(worker.exited, ms, 'the worker exiting after SIGKILL');
+  await worker.exit('the worker exiting after SIGKILL', ms);
 }
 
 export type Backend = 'postgres' | 'pglite';
