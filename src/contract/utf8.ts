@@ -14,10 +14,16 @@ export type Utf8Result =
  * sequence starts).
  */
 export function decodeUtf8(bytes: Uint8Array): Utf8Result {
+  const text = strictUtf8(bytes);
+  return text === undefined ? { ok: false, validBytes: brokenSequenceAt(bytes) } : { ok: true, text };
+}
+
+/** `bytes` as text, or undefined when they are not UTF-8 (the fast path: no position asked). */
+export function strictUtf8(bytes: Uint8Array): string | undefined {
   try {
-    return { ok: true, text: STRICT.decode(bytes) };
+    return STRICT.decode(bytes);
   } catch {
-    return { ok: false, validBytes: brokenSequenceAt(bytes) };
+    return undefined;
   }
 }
 
@@ -52,10 +58,5 @@ function brokenSequenceAt(bytes: Uint8Array): number {
 }
 
 function decodesWhole(bytes: Uint8Array): boolean {
-  try {
-    STRICT.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
+  return strictUtf8(bytes) !== undefined;
 }

@@ -6,6 +6,7 @@
  */
 import { dataError, type DataError } from '../errors/catalog.js';
 import { AVRO_MAGIC_BYTE } from '../schema-registry/codec.js';
+import { strictUtf8 } from '../contract/utf8.js';
 
 export type Decoded =
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: DataError };
@@ -15,17 +16,14 @@ export interface AvroDecoder {
   decode(value: Buffer): Promise<Decoded>;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 export async function decodeCorrection(value: Buffer | null, codec: AvroDecoder): Promise<Decoded> {
   if (value === null || value.length === 0) {
     return { ok: false, error: dataError('EMPTY_VALUE', '', 'the message has no value') };
   }
   if (value[0] === AVRO_MAGIC_BYTE) return codec.decode(value);
-  let text: string;
-  try {
-    text = utf8.decode(value).trimStart();
-  } catch {
+  // trimStart also drops a byte-order mark, which the strict decoder keeps.
+  const text = strictUtf8(value)?.trimStart();
+  if (text === undefined) {
     return { ok: false, error: dataError('INVALID_ENCODING', '', 'the value is not valid UTF-8') };
   }
   if (!text.startsWith('{')) {

@@ -7,7 +7,7 @@
 import type { KafkaMessage } from 'kafkajs';
 import { isTenantId, TENANT_ID_RULE } from '../contract/tenant.js';
 import { validateTransaction } from '../contract/transaction.js';
-import { validUtf8Prefix } from '../contract/utf8.js';
+import { strictUtf8, validUtf8Prefix } from '../contract/utf8.js';
 import type { EngineTransaction } from '../engine/types.js';
 import { dataError, type DataError } from '../errors/catalog.js';
 import { HEADER, headerText } from '../kafka/headers.js';
@@ -26,8 +26,6 @@ export interface DecodedMessage {
 
 const OPEN_BRACE = 0x7b;
 const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
-/** Bytes that are not UTF-8 are refused, never replaced by U+FFFD (which would change an id). */
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Decodes one message without waiting: undefined when its Avro schema must first be fetched
@@ -98,10 +96,9 @@ function decodeValue(
       error: dataError(code, '', `value starts with ${shown}: expected 0x00 (Confluent Avro) or "{" (JSON)`),
     };
   }
-  let text: string;
-  try {
-    text = STRICT_UTF8.decode(value);
-  } catch {
+  // Bytes that are not UTF-8 are refused, never replaced by U+FFFD (which would change an id).
+  const text = strictUtf8(value);
+  if (text === undefined) {
     return {
       error: dataError('INVALID_ENCODING', '', `the value is not valid UTF-8 (${invalidUtf8At(value)})`),
     };
