@@ -204,6 +204,7 @@ export class TransactionalSink implements Sink {
       // connect() initialises the transactional id: this is what fences the previous owner.
       await this.step(producer.connect(), 'starting a transactional producer');
       const floor = await this.readFloor(topic, partition);
+      this.options.log.info({ topic, partition, floor: floor.toString() }, 'transactional session started');
       this.options.onFloor?.(topic, partition, floor);
       return { producer, floor, transaction: null };
     } catch (error) {

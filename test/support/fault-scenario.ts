@@ -10,8 +10,8 @@
  * (largest gap between output records, by their log-append time) and the catch-up time (healthy →
  * the last record that was produced before healthy is in the output).
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kafka, logLevel, type IHeaders } from 'kafkajs';
 import { PROJECT_ROOT } from '../../scripts/stack.js';
@@ -142,6 +142,19 @@ export class FaultScenario {
   async teardown(): Promise<void> {
     for (const w of this.workers) w.child.kill('SIGKILL');
     await this.cluster?.stop();
+  }
+
+  /**
+   * Copies every cluster node's log beside the worker's log (the cluster's directory is removed at
+   * teardown): a failed run's evidence is in the brokers' logs as much as in the worker's.
+   */
+  keepClusterLogs(workerLog: string): string {
+    const dir = workerLog.replace(/\.worker\.log$/, '.cluster');
+    mkdirSync(dir, { recursive: true });
+    for (const node of this.cluster?.state.nodes ?? []) {
+      if (existsSync(node.logFile)) copyFileSync(node.logFile, join(dir, basename(node.logFile)));
+    }
+    return dir;
   }
 
   async run(): Promise<ScenarioResult> {
@@ -353,7 +366,9 @@ export function faultTest(title: string, options: Omit<ScenarioOptions, 'records
     });
     it('loses nothing, doubles nothing, needs no restart, resumes within 60 s', async () => {
       const r = await scenario.run();
-      const evidence = `\nnotes:\n${r.notes.join('\n')}\nworker log: ${r.workerLog}`;
+      const failed = r.missing > 0 || r.duplicated > 0 || r.workerExits > 0 || r.stopExitCode !== 0;
+      const clusterLogs = failed ? `\ncluster logs: ${scenario.keepClusterLogs(r.workerLog)}` : '';
+      const evidence = `\nnotes:\n${r.notes.join('\n')}\nworker log: ${r.workerLog}${clusterLogs}`;
       expect(r.missing, `lost records${evidence}`).toBe(0);
       expect(r.duplicated, `duplicated records${evidence}`).toBe(0);
       expect(r.workerExits, `the worker exited on its own${evidence}`).toBe(0);
