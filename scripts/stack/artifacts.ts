@@ -1,6 +1,6 @@
 /** Kafka's jars and the registry's archive from Maven Central (cached in ~/.m2 and .stack/downloads). */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PROJECT_ROOT, paths, type Component, type StackOptions } from './options.js';
 import { runLogged, runStep } from './util.js';
 
@@ -15,6 +15,8 @@ export async function fetchArtifacts(o: StackOptions, need: readonly Component[]
     goals.push('dependency:copy@registry');
   }
   if (goals.length > 0) {
+    // The fault suite may be the first stack command of a fresh checkout: nothing made .stack/run yet.
+    mkdirSync(dirname(p.mavenLog), { recursive: true });
     o.log(`fetching ${goals.map((g) => g.split('@')[1]).join(' and ')} with Maven (log: ${p.mavenLog})`);
     await runStep('fetch artifacts with Maven', 'maven', p.mavenLog, () =>
       runLogged(
