@@ -71,3 +71,59 @@ export function sendMessagesInstalled(): { installed: true } | { installed: fals
     ? { installed: true }
     : { installed: false, reason: "kafkajs' produce step was replaced after install" };
 }
+
+/** The parts of kafkajs' Cluster and Broker a request of our own needs (committed-offsets.ts). */
+export interface KafkaCluster {
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  findGroupCoordinator(query: { groupId: string }): Promise<KafkaBroker>;
+}
+
+export interface KafkaBroker {
+  readonly nodeId: number;
+  /** Per API key, the versions the broker speaks (known once connected). */
+  readonly versions?: Record<number, { minVersion: number; maxVersion: number } | undefined>;
+  readonly connectionPool: {
+    send<T>(request: {
+      request: { apiKey: number; apiVersion: number; apiName: string; encode(): Promise<unknown> };
+      response: { decode(payload: Buffer): Promise<T>; parse(decoded: T): Promise<T> };
+      requestTimeout?: number;
+    }): Promise<T>;
+  };
+}
+
+const CREATE_CLUSTER = 'private:Kafka:createCluster';
+
+/**
+ * A kafkajs Cluster of the client's own settings (brokers, TLS, SASL, timeouts, retries), for a
+ * request kafkajs does not make itself. kafkajs builds one per producer, consumer and admin with
+ * this private method; the version pin above is what makes reaching it safe.
+ */
+export function clusterOf(client: Kafka): KafkaCluster {
+  const symbol = Object.getOwnPropertySymbols(client).find((s) => s.description === CREATE_CLUSTER);
+  const create = symbol === undefined ? undefined : (client as unknown as Record<symbol, unknown>)[symbol];
+  if (typeof create !== 'function') {
+    throw new Error(`kafkajs ${SUPPORTED_KAFKAJS_VERSION}'s Kafka has no ${CREATE_CLUSTER}`);
+  }
+  return (create as (options: { allowAutoTopicCreation: boolean }) => KafkaCluster)({
+    allowAutoTopicCreation: false,
+  });
+}
+
+const KafkaEncoder = require('kafkajs/src/protocol/encoder.js') as new () => {
+  writeBuffer(bytes: Buffer): unknown;
+};
+
+/** A request body kafkajs' connection can frame (it takes its own Encoder). */
+export function requestBody(bytes: Buffer): unknown {
+  return new KafkaEncoder().writeBuffer(bytes);
+}
+
+const protocolErrors = require('kafkajs/src/protocol/error.js') as {
+  createErrorFromCode(code: number): Error;
+};
+
+/** kafkajs' error for a protocol error code (KafkaJSProtocolError with its type and retriable flag). */
+export function protocolError(code: number): Error {
+  return protocolErrors.createErrorFromCode(code);
+}

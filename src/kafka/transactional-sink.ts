@@ -10,7 +10,9 @@
  *   with the partition's transactional id bumps its epoch: the previous owner's open transaction is
  *   aborted (or, if it was committing, finished) and its producer can never commit again.
  * - **No stale resume point.** The floor is read after that start, so it includes the previous
- *   owner's last transaction; messages below it were committed by someone and are skipped.
+ *   owner's last transaction; messages below it were committed by someone and are skipped. It is
+ *   read with `require_stable` (committed-offsets.ts): an offset whose transaction the group
+ *   coordinator has not settled yet is waited for, not read as the offset before it.
  * - **Any failure ends the session.** Whatever fails inside a transaction (a send, the offsets, the
  *   commit, a timeout), the transaction is aborted if that still answers and the producer is
  *   dropped; the next attempt starts a new one, which settles the old transaction either way, and
@@ -21,10 +23,11 @@
  * The produce step inside kafkajs is ours (send-messages.ts): it neither loses a partition whose
  * leader moved nor sends a batch twice.
  */
-import type { Admin, Kafka, Message, Producer, Transaction } from 'kafkajs';
+import type { Kafka, Message, Producer, Transaction } from 'kafkajs';
 import { InfrastructureError } from '../errors/catalog.js';
 import { withDeadline } from '../errors/deadline.js';
 import type { Logger } from '../observability/logger.js';
+import type { CommittedOffsets } from './committed-offsets.js';
 import { sendMessagesInstalled } from './kafkajs.js';
 import { KeyPartitioner } from './partitioner.js';
 import { installRecordEncoder } from './record-encoder.js';
@@ -73,7 +76,7 @@ export class TransactionalSink implements Sink {
 
   constructor(
     private readonly kafka: Kafka,
-    private readonly admin: Admin,
+    private readonly offsets: Pick<CommittedOffsets, 'read'>,
     private readonly options: SinkOptions,
   ) {
     const patched = sendMessagesInstalled();
@@ -213,13 +216,9 @@ export class TransactionalSink implements Sink {
     }
   }
 
-  private async readFloor(topic: string, partition: number): Promise<bigint> {
-    const offsets = await this.step(
-      this.admin.fetchOffsets({ groupId: this.options.groupId, topics: [topic] }),
-      'reading the committed offset',
-    );
-    const committed = offsets[0]?.partitions.find((p) => p.partition === partition)?.offset ?? '-1';
-    return BigInt(committed);
+  /** Stable (committed-offsets.ts): a transaction still settling is waited for, never read past. */
+  private readFloor(topic: string, partition: number): Promise<bigint> {
+    return this.offsets.read(this.options.groupId, topic, partition, this.options.stepTimeoutMs);
   }
 
   private async end(topic: string, partition: number, session: Session): Promise<void> {

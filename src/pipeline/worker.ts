@@ -13,6 +13,7 @@ import { withDeadline } from '../errors/deadline.js';
 import { RetryBoard, withRetry } from '../errors/retry.js';
 import { createKafka } from '../kafka/client.js';
 import { recordEncoderInstalled } from '../kafka/record-encoder.js';
+import { CommittedOffsets } from '../kafka/committed-offsets.js';
 import { TransactionalSink } from '../kafka/transactional-sink.js';
 import type { Logger } from '../observability/logger.js';
 import { RegistryCodec } from '../schema-registry/codec.js';
@@ -54,6 +55,7 @@ export class Worker {
   private readonly stepTimeoutMs: number;
   private admin: Admin | null = null;
   private sink: TransactionalSink | null = null;
+  private offsets: CommittedOffsets | null = null;
   private monitor: ProgressMonitor | null = null;
   private watchdog: StallWatchdog | null = null;
   private runner: BatchRunner | null = null;
@@ -100,7 +102,9 @@ export class Worker {
     });
     const monitor = new ProgressMonitor(admin, { probeTimeoutMs: this.stepTimeoutMs });
     this.monitor = monitor;
-    const sink = new TransactionalSink(this.kafka, admin, {
+    const offsets = new CommittedOffsets(this.kafka);
+    this.offsets = offsets;
+    const sink = new TransactionalSink(this.kafka, offsets, {
       groupId: this.config.consumerGroup,
       transactionTimeoutMs: 60_000,
       stepTimeoutMs: this.stepTimeoutMs,
@@ -174,8 +178,8 @@ export class Worker {
     }
     // Open transactions are aborted here; their records are read again by the next owner.
     await this.sink?.closeAll();
-    const admin = this.admin?.disconnect() ?? Promise.resolve();
-    await withDeadline(admin, this.stepTimeoutMs, 'KAFKA_UNAVAILABLE', 'disconnecting').catch(
+    const clients = Promise.all([this.admin?.disconnect(), this.offsets?.close()]);
+    await withDeadline(clients, this.stepTimeoutMs, 'KAFKA_UNAVAILABLE', 'disconnecting').catch(
       () => undefined,
     );
     this.log.info({ outcome }, 'worker stopped');
