@@ -20,6 +20,24 @@ export interface KafkaClientConfig {
  */
 const EXPECTED_WARNINGS = [/Limiting retries for the idempotent producer/];
 
+/**
+ * A transaction that starts while the broker still writes the previous one's commit markers is told
+ * CONCURRENT_TRANSACTIONS, and kafkajs retries it: every micro-batch right after a commit meets it
+ * (hundreds a minute per busy partition), so it is not worth a warning.
+ */
+const EXPECTED_RESPONSE_ERRORS: readonly { message: RegExp; error: RegExp }[] = [
+  {
+    message: /^Response AddPartitionsToTxn\b/,
+    error: /another concurrent operation on the same transaction/,
+  },
+];
+
+/** Whether a kafkajs log line is one of the expected ones above (dropped, not logged). */
+export function expectedKafkaWarning(message: string, error: unknown): boolean {
+  if (EXPECTED_WARNINGS.some((pattern) => pattern.test(message))) return true;
+  return EXPECTED_RESPONSE_ERRORS.some((e) => e.message.test(message) && e.error.test(String(error)));
+}
+
 export function createKafka(config: KafkaClientConfig, log: Logger, role?: string): KafkaClient {
   return new Kafka({
     clientId: role === undefined ? config.kafkaClientId : `${config.kafkaClientId}-${role}`,
@@ -29,7 +47,7 @@ export function createKafka(config: KafkaClientConfig, log: Logger, role?: strin
     connectionTimeout: Math.min(10_000, config.kafkaRequestTimeoutMs),
     logCreator: () => (entry) => {
       const { message, ...extra } = entry.log;
-      if (EXPECTED_WARNINGS.some((pattern) => pattern.test(String(message)))) return;
+      if (expectedKafkaWarning(String(message), extra.error)) return;
       log.warn({ kafkajs: entry.namespace, role, ...pickSafe(extra) }, String(message));
     },
     retry: { initialRetryTime: 200, maxRetryTime: config.retryMaxDelayMs, retries: 8 },

@@ -73,7 +73,6 @@ const COVERED_ELSEWHERE: Record<string, { why: string; by: readonly string[] }> 
     why: 'the steps’ result type',
     by: ['test/unit/feedback/steps/check.test.ts'],
   },
-  'src/kafka/client.ts': { why: ADAPTER, by: [`${INTEGRATION}/kafka-transactions.test.ts`] },
   'src/kafka/kafkajs.ts': { why: ADAPTER, by: ['test/unit/kafka/send-messages.test.ts'] },
   'src/kafka/topics.ts': { why: ADAPTER, by: [`${INTEGRATION}/worker-h3-near-limit-values.test.ts`] },
   'src/kafka/transactional-sink.ts': {
