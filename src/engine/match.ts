@@ -43,6 +43,7 @@ export function matchBrand(
       end: text.merchantTokens.length,
       masked: NO_MASK,
       prefixed: text.intermediary !== null,
+      alert: false,
     };
     const usable = text.merchantHits.aliases.filter((m) => !namedOtherwise(m, merchant, snapshot));
     collect(candidates, usable, merchant, text.merchantTokens.length, mcc, country, snapshot);
@@ -57,6 +58,7 @@ export function matchBrand(
     end: text.segment[1],
     masked: text.masked,
     prefixed: text.intermediary !== null,
+    alert: text.alert,
   };
   // Copied only from the first dropped match on; usually nothing is dropped.
   let kept: TokenMatch<AliasRef>[] | null = null;
@@ -159,7 +161,12 @@ interface Source {
   readonly masked: readonly boolean[];
   /** A processor prefix (`SQ *`, `PAYPAL *`) stands before the merchant's name. */
   readonly prefixed: boolean;
+  /** The text is a bank alert sentence (only the description can be). */
+  readonly alert: boolean;
 }
+
+/** The taxonomy's Financial Services category: banks, card issuers, payment services. */
+const FINANCIAL = '1';
 
 const NO_MASK: readonly boolean[] = [];
 
@@ -186,6 +193,11 @@ function collect(
     if (m.value.chars <= 2 && !(whole_ || mccAgrees)) continue;
     // A mall or park named after the merchant is its address (`IQOS BOUTIQUE DUBAI MALL`).
     if (brand.venue && !leads) continue;
+    const inSegment = source.name === 'merchant_name' || (m.start >= anchor && m.end <= source.end);
+    // In a bank alert, a bank or other financial brand outside the merchant's part of the sentence
+    // is the channel that sends it (`Your Emirates NBD card ... at AL FARES TRADING`), never the
+    // merchant.
+    if (source.alert && !inSegment && brand.category_id === FINANCIAL) continue;
     const countryAgrees = brand.countries === null || brand.countries.has(country);
     // One word naming a local brand of another country is more likely a namesake (`JUMBO` in the
     // Netherlands is the supermarket, not the Dubai electronics chain).
@@ -196,7 +208,7 @@ function collect(
       start: m.start,
       mccAgrees,
       countryAgrees,
-      inSegment: source.name === 'merchant_name' || (m.start >= anchor && m.end <= source.end),
+      inSegment,
     });
   }
 }

@@ -207,6 +207,34 @@ describe('fuzzy matching never crosses a word boundary', () => {
   });
 });
 
+describe('the bank that sends an alert is not the merchant', () => {
+  it('a bank named outside the merchant part of an alert sentence is the channel', () => {
+    expect(
+      brandOf(
+        'Your Emirates NBD Credit Card ending 1234 was used for AED 52.00 at ZQX GENERAL TRADING on 12/03/2024',
+      ),
+    ).toBeNull();
+    expect(
+      brandOf(
+        'Purchase of AED 45.50 with Debit Card ending 5678 at ZQX TAILORING. Avl Balance AED 3,200.00. ADCB',
+      ),
+    ).toBeNull();
+    expect(brandOf('PrivatBank: 150.00UAH Оплата. ZQX KAVA. Бал. 1000.00UAH', { country: 'UA' })).toBeNull();
+  });
+
+  it('the merchant named in the same alert is still found', () => {
+    expect(
+      brandOf('Your Emirates NBD Credit Card ending 1234 was used for AED 52.00 at STARBUCKS on 12/03/2024'),
+    ).toBe('starbucks');
+  });
+
+  it('a bank that is the merchant part of the alert (a card payment to it) is kept', () => {
+    expect(brandOf('Purchase of AED 100.00 with card 1234 at EMIRATES NBD on 12/03/2024')).toBe(
+      'emirates-nbd',
+    );
+  });
+});
+
 describe('a bank name inside a longer bank name', () => {
   it('ARAB GULF BANK is not Gulf Bank; Gulf Bank is', () => {
     expect(brandOf('ARAB GULF BANK', { country: 'KW' })).toBeNull();
