@@ -202,6 +202,13 @@ describe('fuzzy matching never crosses a word boundary', () => {
     expect(brandOf('CAREERS EXPO')).toBeNull();
   });
 
+  it('an ordinary word of another language is no typo of an imported brand (Russian shatera is not Shatura)', () => {
+    const imported = [...snapshot.brandsById.values()].find((b) => b.slug === 'shatura');
+    expect(imported?.imported).toBe(true);
+    expect(brandOf('SHATERA', { country: 'RU' })).toBeNull();
+    expect(brandOf('SHATURA', { country: 'RU' })).toBe('shatura');
+  });
+
   it('a real typo in a brand name is still found', () => {
     expect(brandOf('STARBUKCS DUBAI')).toBe('starbucks');
   });
