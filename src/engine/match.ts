@@ -94,6 +94,10 @@ export function matchBrand(
   const brand = fallback ? snapshot.brandsBySlug.get(fallback) : undefined;
   // Only where it trades: `TABBY` alone in a country without the payment service is the word.
   if (!brand || (brand.countries !== null && !brand.countries.has(country))) return null;
+  // A payment network or gateway (`KNET*`, `FAWRY*`) is the merchant only when nobody is named
+  // behind it: `KNET*AMERICAN SCHOOL OF KUWAIT` is the school, unknown to the catalog. A platform's
+  // own billing prefix (`UBER *TRIP`, `APPLE.COM/BILL`) stays the platform.
+  if (brand.category_id === FINANCIAL && text.merchant().merchantKey !== '') return null;
   return { brand, confidence: 0.85, reason: `intermediary:${text.intermediary?.id ?? ''}` };
 }
 
@@ -189,6 +193,10 @@ function collect(
     // brand only with a second signal (data/alias-rules.json; docs/engine.md).
     if (m.value.weak && !(mccAgrees || (leads && secondSignal(m, matches, source, country, snapshot))))
       continue;
+    // An imported brand's generated alias names the merchant only where the merchant's name starts
+    // (or with the MCC): inside a longer text it is more often a word of that text (`KAFE U
+    // SVETOFORA`, `OPLATA USLUG MTS`), and nobody reviewed it.
+    if (brand.imported && !leads && !mccAgrees) continue;
     // Two letters (`HM`, `EE`) are too often initials or codes to trust without the MCC.
     if (m.value.chars <= 2 && !(whole_ || mccAgrees)) continue;
     // A mall or park named after the merchant is its address (`IQOS BOUTIQUE DUBAI MALL`).

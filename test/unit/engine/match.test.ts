@@ -242,6 +242,28 @@ describe('the bank that sends an alert is not the merchant', () => {
   });
 });
 
+describe('brands imported from name-suggestion-index', () => {
+  it('name the merchant only where its name starts: inside a longer name the word is the name’s', () => {
+    expect(snapshot.brandsBySlug.get('karandash')?.imported).toBe(true);
+    expect(brandOf('KARANDASH 123 MOSCOW RUS', { country: 'RU' })).toBe('karandash');
+    expect(brandOf('Покупка 150р KARANDASH Баланс 1000р', { country: 'RU' })).toBe('karandash');
+    expect(brandOf('ART STUDIO KARANDASH', { country: 'RU' })).toBeNull();
+    expect(brandOf('Покупка 150р ART STUDIO KARANDASH Баланс 1000р', { country: 'RU' })).toBeNull();
+  });
+});
+
+describe('a payment network before the merchant', () => {
+  it('is the brand only when nobody is named behind it', () => {
+    expect(brandOf('KNET*AMERICAN SCHOOL OF KUWAIT', { country: 'KW' })).toBeNull();
+    expect(brandOf('FAWRY*ELECTRICITY NORTH CAIRO', { country: 'EG' })).toBeNull();
+    expect(brandOf('KNET 123456', { country: 'KW' })).toBe('knet');
+  });
+
+  it('a platform’s own billing prefix stays the platform', () => {
+    expect(brandOf('APPLE.COM/BILL 866-712-7753 CA', { country: 'US' })).toBe('apple-services');
+  });
+});
+
 describe('a bank name inside a longer bank name', () => {
   it('ARAB GULF BANK is not Gulf Bank; Gulf Bank is', () => {
     expect(brandOf('ARAB GULF BANK', { country: 'KW' })).toBeNull();
