@@ -264,6 +264,29 @@ describe('a payment network before the merchant', () => {
   });
 });
 
+describe('one name, two chains in disjoint countries', () => {
+  it('WOOLWORTHS is the Australian grocer in Australia, the South African store in South Africa', () => {
+    expect(brandOf('WOOLWORTHS 1234 SYDNEY', { country: 'AU' })).toBe('woolworths-au');
+    expect(brandOf('WOOLWORTHS 1234 SANDTON', { country: 'ZA' })).toBe('woolworths-za');
+    expect(brandOf('WOOLWORTHS', { country: 'GB' })).toBeNull();
+  });
+});
+
+describe('mobile operators of the CIS are telecoms, not phone shops', () => {
+  it('MegaFon, MTS, Beeline and Kyivstar charge for communication services', () => {
+    for (const [text, country] of [
+      ['MEGAFON 8800 MOSCOW RUS', 'RU'],
+      ['Покупка 300р MTS Баланс 1000р', 'RU'],
+      ['BEELINE.RU', 'RU'],
+      ['Оплата 150 грн KYIVSTAR Бал. 1000 грн', 'UA'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(e.brand, text).not.toBeNull();
+      expect(e.sub_category.id, text).toBe('12-1');
+    }
+  });
+});
+
 describe('a bank name inside a longer bank name', () => {
   it('ARAB GULF BANK is not Gulf Bank; Gulf Bank is', () => {
     expect(brandOf('ARAB GULF BANK', { country: 'KW' })).toBeNull();
