@@ -201,6 +201,9 @@ function collect(
     if (m.value.chars <= 2 && !(whole_ || mccAgrees)) continue;
     // A mall or park named after the merchant is its address (`IQOS BOUTIQUE DUBAI MALL`).
     if (brand.venue && !leads) continue;
+    // One word followed by another trade's word names a namesake: `OMEGA RESTAURANT` is a
+    // restaurant called Omega, not the watchmaker.
+    if (m.end - m.start === 1 && !mccAgrees && namesAnotherTrade(m, source, snapshot)) continue;
     const inSegment = source.name === 'merchant_name' || (m.start >= anchor && m.end <= source.end);
     // In a bank alert, a bank or other financial brand outside the merchant's part of the sentence
     // is the channel that sends it (`Your Emirates NBD card ... at AL FARES TRADING`), never the
@@ -247,6 +250,46 @@ function secondSignal(
     (brand.countries !== null && brand.countries.has(country)) ||
     namesTheTrade(m, source, snapshot)
   );
+}
+
+/** Keywords that say only that something is sold (`store`, `trading`): they name no other trade. */
+const CATCH_ALL_SUB_CATEGORY = '13-14';
+/**
+ * Shop-front trades whose word after a name names the shop (food, groceries, household, medical,
+ * shopping, personal care); `TICKETS`, `GAS` or `MOBILE` after a name are as often what it sells.
+ */
+const SHOP_FRONT_CATEGORIES = new Set(['4', '6', '7', '10', '13', '18']);
+const GROCERIES = '6';
+const DEPARTMENT_STORES = '13-10';
+
+/**
+ * A category keyword of another shop-front trade right after the one-word match (`OMEGA RESTAURANT`,
+ * `NAKHEEL CAFETERIA`), unless the brand has a line of business in that trade or is a grocer or
+ * department store.
+ */
+function namesAnotherTrade(
+  m: TokenMatch<AliasRef>,
+  { ids, tokens, end, masked }: Source,
+  snapshot: Snapshot,
+): boolean {
+  const i = m.end;
+  const stop = Math.min(end > i ? end : tokens.length, i + 3);
+  if (i >= stop || masked[i] === true) return false;
+  if ((snapshot.vocabulary.flags(ids[i] as number) & WORD.term) === 0) return false;
+  const brand = m.value.brand;
+  // Grocers and department stores have departments of other trades (`CARREFOUR PHARMACY`).
+  if (brand.category_id === GROCERIES || brand.sub_category_id === DEPARTMENT_STORES) return false;
+  for (const k of snapshot.keywords.searchIds(ids, i, stop)) {
+    if (k.start !== i) continue;
+    const sub = k.value.sub_category_id;
+    if (sub === CATCH_ALL_SUB_CATEGORY) continue;
+    const category = sub.slice(0, sub.indexOf('-'));
+    if (category === brand.category_id || !SHOP_FRONT_CATEGORIES.has(category)) continue;
+    if (brand.lines.some((l) => l.sub_category_id.slice(0, l.sub_category_id.indexOf('-')) === category))
+      continue;
+    return true;
+  }
+  return false;
 }
 
 /** A keyword of the brand's category beside the match in the merchant's text: `HOTEL` for a hotel chain. */

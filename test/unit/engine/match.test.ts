@@ -252,6 +252,28 @@ describe('brands imported from name-suggestion-index', () => {
   });
 });
 
+describe('a one-word brand followed by another trade’s word is a namesake', () => {
+  it('OMEGA RESTAURANT is a restaurant, not the watchmaker; OMEGA alone is', () => {
+    expect(brandOf('OMEGA RESTAURANT DUBAI')).toBeNull();
+    expect(enrich({ raw_description: 'OMEGA RESTAURANT DUBAI' }).category.name).toBe('Food and Beverages');
+    expect(brandOf('NAKHEEL CAFETERIA SHARJAH')).toBeNull();
+    expect(brandOf('OMEGA BOUTIQUE DUBAI MALL')).toBe('omega');
+  });
+
+  it('a word that is as often what the brand sells, or a grocer’s department, does not count', () => {
+    expect(brandOf('CARREFOUR PHARMACY')).toBe('carrefour');
+    expect(brandOf('LNER TICKETS YORK', { country: 'GB' })).toBe('lner');
+    expect(brandOf('COSTCO GAS #0112', { country: 'US' })).toBe('costco');
+  });
+});
+
+describe('Yandex Go in the CIS, Yango elsewhere', () => {
+  it('names the ride app as it is called where the card is', () => {
+    expect(brandOf('YANDEX.GO MOSCOW RUS', { country: 'RU' })).toBe('yandex-go');
+    expect(brandOf('YANDEX GO', { country: 'AE' })).toBe('yango');
+  });
+});
+
 describe('a payment network before the merchant', () => {
   it('is the brand only when nobody is named behind it', () => {
     expect(brandOf('KNET*AMERICAN SCHOOL OF KUWAIT', { country: 'KW' })).toBeNull();
