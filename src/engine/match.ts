@@ -42,7 +42,7 @@ export function matchBrand(
       anchor: 0,
       end: text.merchantTokens.length,
       masked: NO_MASK,
-      prefixed: text.intermediary !== null,
+      prefixed: text.intermediary !== null && !text.intermediary.smallMerchants,
       alert: false,
     };
     const usable = text.merchantHits.aliases.filter((m) => !namedOtherwise(m, merchant, snapshot));
@@ -57,7 +57,7 @@ export function matchBrand(
     anchor: text.segment[0],
     end: text.segment[1],
     masked: text.masked,
-    prefixed: text.intermediary !== null,
+    prefixed: text.intermediary !== null && !text.intermediary.smallMerchants,
     alert: text.alert,
   };
   // Copied only from the first dropped match on; usually nothing is dropped.
@@ -163,7 +163,10 @@ interface Source {
   /** Where the merchant's name ends (before the date of an SMS sentence). */
   readonly end: number;
   readonly masked: readonly boolean[];
-  /** A processor prefix (`SQ *`, `PAYPAL *`) stands before the merchant's name. */
+  /**
+   * A processor prefix (`PAYPAL *`, `STRIPE *`) stands before the merchant's name; not one of small
+   * businesses' point-of-sale processors (`SQ *`, `TST*`).
+   */
   readonly prefixed: boolean;
   /** The text is a bank alert sentence (only the description can be). */
   readonly alert: boolean;

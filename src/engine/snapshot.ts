@@ -77,6 +77,8 @@ export interface IntermediaryRef {
   readonly fallback_brand: string | null;
   /** Wallets (Apple Pay, mada Pay) are named anywhere in a text and are never the merchant. */
   readonly anywhere: boolean;
+  /** A processor of independent small businesses (data/intermediaries.json `small_merchants`). */
+  readonly smallMerchants: boolean;
 }
 
 /** One entry of the combined lexicon: every alias, rule phrase and intermediary prefix. */
@@ -275,6 +277,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
         name: i.name,
         fallback_brand: i.fallback_brand,
         anywhere: i.kind === 'wallet',
+        smallMerchants: i.small_merchants,
       },
     })),
   );

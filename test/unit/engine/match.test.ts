@@ -274,6 +274,17 @@ describe('Yandex Go in the CIS, Yango elsewhere', () => {
   });
 });
 
+describe('a small businesses’ point-of-sale processor is no second signal', () => {
+  it('SQ * or TST* before an ordinary word does not make it the brand named by it', () => {
+    expect(brandOf('SQ *CALM', { country: 'US' })).toBeNull();
+    expect(brandOf('TST* COURTYARD 1234', { country: 'US' })).toBeNull();
+  });
+
+  it('an online payment processor still is', () => {
+    expect(brandOf('PAYPAL *CALM', { country: 'US' })).toBe('calm');
+  });
+});
+
 describe('a payment network before the merchant', () => {
   it('is the brand only when nobody is named behind it', () => {
     expect(brandOf('KNET*AMERICAN SCHOOL OF KUWAIT', { country: 'KW' })).toBeNull();
