@@ -131,6 +131,11 @@ describe('non-merchant patterns', () => {
       ['Пополнение 5000 ₸ Kaspi Gold', 'CREDIT', '14-2'],
       ['Отмена перевода 500р', 'CREDIT', '14-3'],
       ['COTISATION CARTE VISA PREMIER', 'DEBIT', '1-1'],
+      ['Пенсия 15000р', 'CREDIT', '8-1'],
+      ['Зейнетақы 80000 KZT', 'CREDIT', '8-1'],
+      ['Получение наличных 5000р Баланс 100р', 'DEBIT', '2-1'],
+      ['Отримання готівки 500 грн', 'DEBIT', '2-1'],
+      ['BHD 50.000 sent via BenefitPay to 3333xxxx', 'DEBIT', '15-2'],
     ];
     for (const [text, direction, sub] of cases) {
       expect(enrich({ raw_description: text, direction }).sub_category.id, text).toBe(sub);
