@@ -267,6 +267,19 @@ describe('a one-word brand followed by another trade’s word is a namesake', ()
   });
 });
 
+describe('CIS railways as their tickets are printed', () => {
+  it('RZD in Russia, Ukrzaliznytsia in Ukraine, public transport', () => {
+    for (const [text, country, slug] of [
+      ['Покупка 500р RZD Баланс 1000р', 'RU', 'rzd'],
+      ['Оплата 150 грн UKRZALIZNYTSIA Бал. 1000 грн', 'UA', 'ukrzaliznytsia'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(slugOf(snapshot, e), text).toBe(slug);
+      expect(e.sub_category.id, text).toBe('16-3');
+    }
+  });
+});
+
 describe('Yandex Go in the CIS, Yango elsewhere', () => {
   it('names the ride app as it is called where the card is', () => {
     expect(brandOf('YANDEX.GO MOSCOW RUS', { country: 'RU' })).toBe('yandex-go');
