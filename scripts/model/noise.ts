@@ -201,7 +201,10 @@ export function render(seed: Seed, rng: Random, ctx: NoiseContext): Rendered {
   const arabic = ARABIC.test(text);
   if (arabic) text = varyArabic(text, rng);
   else if (seed.lang === 'ar-Latn' && rng.chance(0.6)) text = varySpelling(text, ARABIZI_VARIANTS, rng);
-  else if (['ru-Latn', 'cyrl', 'ru', 'kk', 'uk', 'be'].includes(seed.lang) && rng.chance(0.5)) {
+  else if (
+    ['ru-Latn', 'uk-Latn', 'kk-Latn', 'cyrl', 'ru', 'kk', 'uk', 'be'].includes(seed.lang) &&
+    rng.chance(0.5)
+  ) {
     // Cyrillic arrives in Latin letters from most processors: write it so, with their variants.
     text = varySpelling(text, CYRILLIC_LATIN_VARIANTS, rng);
   }

@@ -119,6 +119,12 @@ export const intermediariesSchema = z.object({
        * Apple services): a brand slug, else null.
        */
       fallback_brand: slug.nullable(),
+      /**
+       * A point-of-sale processor of independent small businesses (Square, Toast, SumUp): the
+       * merchant behind it is almost never a chain, so it is no second signal for a brand named by
+       * an ordinary word (`SQ *TARGET PRACTICE`, `TST* TIME OUT`).
+       */
+      small_merchants: z.boolean().default(false),
     }),
   ),
 });

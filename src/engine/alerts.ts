@@ -2,7 +2,8 @@
  * Finds the merchant inside a bank alert sentence ("Purchase of AED 45.00 with Card ending 1234 at
  * CARREFOUR, DUBAI on 12/03", "شراء ... لدى: نعناع في: ...", "Покупка 500 р MAGNIT Баланс: ...") by
  * general wording rules from data/alerts.json: after the last introducer (a weak one only when no
- * strong one is present), else right after the amount that follows a purchase word; up to the first
+ * strong one is present), else right after the amount that follows a purchase word (or right after a
+ * purchase word that follows the amount: `150.00UAH Оплата. ATB. Бал.`); up to the first
  * clause about the date, card, amount or balance.
  */
 import type { Alerts } from '../data/schemas.js';
@@ -65,6 +66,8 @@ function afterIntroducer(tokens: readonly string[], introducers: ReadonlySet<str
 function afterAmount(tokens: readonly string[], words: AlertWords): number {
   for (let p = 0; p < tokens.length - 2; p++) {
     if (!words.purchaseWords.has(tokens[p] as string)) continue;
+    // The amount may come first: `150.00UAH Оплата. ATB. Бал. ...` (the merchant follows the word).
+    if (p > 0 && amountEndsAt(tokens, p, words) && !AMOUNT.test(tokens[p + 1] as string)) return p + 1;
     for (let a = p + 1; a <= p + 3 && a < tokens.length - 1; a++) {
       if (!AMOUNT.test(tokens[a] as string)) continue;
       let next = a + 1;
@@ -75,4 +78,11 @@ function afterAmount(tokens: readonly string[], words: AlertWords): number {
     }
   }
   return -1;
+}
+
+/** An amount, perhaps with its currency, stands right before `index`. */
+function amountEndsAt(tokens: readonly string[], index: number, words: AlertWords): boolean {
+  let i = index - 1;
+  if (words.currencies.has(tokens[i] as string)) i--;
+  return i >= 0 && AMOUNT.test(tokens[i] as string);
 }

@@ -42,7 +42,8 @@ export function matchBrand(
       anchor: 0,
       end: text.merchantTokens.length,
       masked: NO_MASK,
-      prefixed: text.intermediary !== null,
+      prefixed: text.intermediary !== null && !text.intermediary.smallMerchants,
+      alert: false,
     };
     const usable = text.merchantHits.aliases.filter((m) => !namedOtherwise(m, merchant, snapshot));
     collect(candidates, usable, merchant, text.merchantTokens.length, mcc, country, snapshot);
@@ -56,7 +57,8 @@ export function matchBrand(
     anchor: text.segment[0],
     end: text.segment[1],
     masked: text.masked,
-    prefixed: text.intermediary !== null,
+    prefixed: text.intermediary !== null && !text.intermediary.smallMerchants,
+    alert: text.alert,
   };
   // Copied only from the first dropped match on; usually nothing is dropped.
   let kept: TokenMatch<AliasRef>[] | null = null;
@@ -92,6 +94,10 @@ export function matchBrand(
   const brand = fallback ? snapshot.brandsBySlug.get(fallback) : undefined;
   // Only where it trades: `TABBY` alone in a country without the payment service is the word.
   if (!brand || (brand.countries !== null && !brand.countries.has(country))) return null;
+  // A payment network or gateway (`KNET*`, `FAWRY*`) is the merchant only when nobody is named
+  // behind it: `KNET*AMERICAN SCHOOL OF KUWAIT` is the school, unknown to the catalog. A platform's
+  // own billing prefix (`UBER *TRIP`, `APPLE.COM/BILL`) stays the platform.
+  if (brand.category_id === FINANCIAL && text.merchant().merchantKey !== '') return null;
   return { brand, confidence: 0.85, reason: `intermediary:${text.intermediary?.id ?? ''}` };
 }
 
@@ -157,9 +163,17 @@ interface Source {
   /** Where the merchant's name ends (before the date of an SMS sentence). */
   readonly end: number;
   readonly masked: readonly boolean[];
-  /** A processor prefix (`SQ *`, `PAYPAL *`) stands before the merchant's name. */
+  /**
+   * A processor prefix (`PAYPAL *`, `STRIPE *`) stands before the merchant's name; not one of small
+   * businesses' point-of-sale processors (`SQ *`, `TST*`).
+   */
   readonly prefixed: boolean;
+  /** The text is a bank alert sentence (only the description can be). */
+  readonly alert: boolean;
 }
+
+/** The taxonomy's Financial Services category: banks, card issuers, payment services. */
+const FINANCIAL = '1';
 
 const NO_MASK: readonly boolean[] = [];
 
@@ -182,10 +196,22 @@ function collect(
     // brand only with a second signal (data/alias-rules.json; docs/engine.md).
     if (m.value.weak && !(mccAgrees || (leads && secondSignal(m, matches, source, country, snapshot))))
       continue;
+    // An imported brand's generated alias names the merchant only where the merchant's name starts
+    // (or with the MCC): inside a longer text it is more often a word of that text (`KAFE U
+    // SVETOFORA`, `OPLATA USLUG MTS`), and nobody reviewed it.
+    if (brand.imported && !leads && !mccAgrees) continue;
     // Two letters (`HM`, `EE`) are too often initials or codes to trust without the MCC.
     if (m.value.chars <= 2 && !(whole_ || mccAgrees)) continue;
     // A mall or park named after the merchant is its address (`IQOS BOUTIQUE DUBAI MALL`).
     if (brand.venue && !leads) continue;
+    // One word followed by another trade's word names a namesake: `OMEGA RESTAURANT` is a
+    // restaurant called Omega, not the watchmaker.
+    if (m.end - m.start === 1 && !mccAgrees && namesAnotherTrade(m, source, snapshot)) continue;
+    const inSegment = source.name === 'merchant_name' || (m.start >= anchor && m.end <= source.end);
+    // In a bank alert, a bank or other financial brand outside the merchant's part of the sentence
+    // is the channel that sends it (`Your Emirates NBD card ... at AL FARES TRADING`), never the
+    // merchant.
+    if (source.alert && !inSegment && brand.category_id === FINANCIAL) continue;
     const countryAgrees = brand.countries === null || brand.countries.has(country);
     // One word naming a local brand of another country is more likely a namesake (`JUMBO` in the
     // Netherlands is the supermarket, not the Dubai electronics chain).
@@ -196,7 +222,7 @@ function collect(
       start: m.start,
       mccAgrees,
       countryAgrees,
-      inSegment: source.name === 'merchant_name' || (m.start >= anchor && m.end <= source.end),
+      inSegment,
     });
   }
 }
@@ -227,6 +253,46 @@ function secondSignal(
     (brand.countries !== null && brand.countries.has(country)) ||
     namesTheTrade(m, source, snapshot)
   );
+}
+
+/** Keywords that say only that something is sold (`store`, `trading`): they name no other trade. */
+const CATCH_ALL_SUB_CATEGORY = '13-14';
+/**
+ * Shop-front trades whose word after a name names the shop (food, groceries, household, medical,
+ * shopping, personal care); `TICKETS`, `GAS` or `MOBILE` after a name are as often what it sells.
+ */
+const SHOP_FRONT_CATEGORIES = new Set(['4', '6', '7', '10', '13', '18']);
+const GROCERIES = '6';
+const DEPARTMENT_STORES = '13-10';
+
+/**
+ * A category keyword of another shop-front trade right after the one-word match (`OMEGA RESTAURANT`,
+ * `NAKHEEL CAFETERIA`), unless the brand has a line of business in that trade or is a grocer or
+ * department store.
+ */
+function namesAnotherTrade(
+  m: TokenMatch<AliasRef>,
+  { ids, tokens, end, masked }: Source,
+  snapshot: Snapshot,
+): boolean {
+  const i = m.end;
+  const stop = Math.min(end > i ? end : tokens.length, i + 3);
+  if (i >= stop || masked[i] === true) return false;
+  if ((snapshot.vocabulary.flags(ids[i] as number) & WORD.term) === 0) return false;
+  const brand = m.value.brand;
+  // Grocers and department stores have departments of other trades (`CARREFOUR PHARMACY`).
+  if (brand.category_id === GROCERIES || brand.sub_category_id === DEPARTMENT_STORES) return false;
+  for (const k of snapshot.keywords.searchIds(ids, i, stop)) {
+    if (k.start !== i) continue;
+    const sub = k.value.sub_category_id;
+    if (sub === CATCH_ALL_SUB_CATEGORY) continue;
+    const category = sub.slice(0, sub.indexOf('-'));
+    if (category === brand.category_id || !SHOP_FRONT_CATEGORIES.has(category)) continue;
+    if (brand.lines.some((l) => l.sub_category_id.slice(0, l.sub_category_id.indexOf('-')) === category))
+      continue;
+    return true;
+  }
+  return false;
 }
 
 /** A keyword of the brand's category beside the match in the merchant's text: `HOTEL` for a hotel chain. */

@@ -19,6 +19,8 @@ export interface NormalizedText {
   readonly merchantIds: readonly number[];
   /** [start, end) of the tokens that name the merchant. */
   readonly segment: readonly [number, number];
+  /** The description reads as a bank alert sentence: `segment` is the merchant's part of it. */
+  readonly alert: boolean;
   readonly intermediary: IntermediaryRef | null;
   /** Alias and rule-phrase matches in the description and in the merchant name. */
   readonly hits: LexiconHits;
@@ -100,7 +102,8 @@ export function normalizeText(description: string, merchantName: string, snapsho
   const merchant = merchantName ? splitGlued(capped(merchantName), snapshot) : NO_WORDS;
   const vocabulary = snapshot.vocabulary;
 
-  let [start, end] = findSegment(words, snapshot);
+  const alert = alertSegment(tokens, snapshot.alertWords);
+  let [start, end] = findSegment(words, alert, snapshot);
   let intermediary: IntermediaryRef | null = null;
   // Most texts have no intermediary: share one empty mask instead of allocating one each time.
   let masked: boolean[] = NO_MASK;
@@ -123,7 +126,17 @@ export function normalizeText(description: string, merchantName: string, snapsho
     if (m) intermediary = m.value;
   }
   end = Math.max(start, end);
-  return new Normalized(words, merchant, [start, end], intermediary, hits, merchantHits, masked, snapshot);
+  return new Normalized(
+    words,
+    merchant,
+    [start, end],
+    alert !== null,
+    intermediary,
+    hits,
+    merchantHits,
+    masked,
+    snapshot,
+  );
 }
 
 function capped(text: string): string {
@@ -142,6 +155,7 @@ class Normalized implements NormalizedText {
     private readonly words: Words,
     private readonly merchantWords: Words,
     readonly segment: readonly [number, number],
+    readonly alert: boolean,
     readonly intermediary: IntermediaryRef | null,
     readonly hits: LexiconHits,
     readonly merchantHits: LexiconHits,
@@ -286,8 +300,11 @@ function splitToken(token: string, vocabulary: Vocabulary): [string, string] | n
 }
 
 /** Where the merchant's name is: inside a bank alert sentence (alerts.ts), else the whole text. */
-function findSegment({ tokens, ids }: Words, snapshot: Snapshot): [number, number] {
-  const segment = alertSegment(tokens, snapshot.alertWords);
+function findSegment(
+  { tokens, ids }: Words,
+  segment: readonly [number, number] | null,
+  snapshot: Snapshot,
+): [number, number] {
   let start = segment ? segment[0] : 0;
   const end = segment ? segment[1] : tokens.length;
   while (start < end && isNoise(tokens, ids, start, snapshot.vocabulary)) start++;

@@ -26,6 +26,11 @@ export interface BrandEntry extends BrandRef {
   readonly venue: boolean;
   /** The brand's other lines of business (a product line has none of its own). */
   readonly lines: readonly BusinessLineRef[];
+  /**
+   * Imported from name-suggestion-index (`nsi_id`), not curated: its aliases were generated, not
+   * reviewed, so the engine asks more of them (docs/engine.md, alias safety).
+   */
+  readonly imported: boolean;
 }
 
 /** A line of business a brand carries (data/business-lines.json; chosen in lines.ts). */
@@ -72,6 +77,8 @@ export interface IntermediaryRef {
   readonly fallback_brand: string | null;
   /** Wallets (Apple Pay, mada Pay) are named anywhere in a text and are never the merchant. */
   readonly anywhere: boolean;
+  /** A processor of independent small businesses (data/intermediaries.json `small_merchants`). */
+  readonly smallMerchants: boolean;
 }
 
 /** One entry of the combined lexicon: every alias, rule phrase and intermediary prefix. */
@@ -223,13 +230,16 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
 
   // Fuzzy matching only considers single-token aliases long enough that one edit is still telling,
   // in Latin script: one edit of an Arabic word is usually another Arabic word, and the engine has no
-  // Arabic word list to tell them apart (data/words.json is Latin only).
+  // Arabic word list to tell them apart (data/words.json is Latin only). Never an imported brand's:
+  // their names are often words of a language the stop list does not hold (Russian `SHATURA` is one
+  // letter from `shatera`, `ZARINA` from `zariny`), and nobody reviewed them.
   const fuzzy = new FuzzyIndex<AliasRef>(
     aliasPatterns
       .filter(
         (p) =>
           p.tokens.length === 1 &&
           !p.value.weak &&
+          !p.value.brand.imported &&
           (p.tokens[0] as string).length >= 5 &&
           !ARABIC.test(p.tokens[0] as string),
       )
@@ -267,6 +277,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
         name: i.name,
         fallback_brand: i.fallback_brand,
         anywhere: i.kind === 'wallet',
+        smallMerchants: i.small_merchants,
       },
     })),
   );
@@ -367,6 +378,7 @@ function toEntry(
     parent_id: parent?.id ?? null,
     venue: 'venue' in b ? b.venue : false,
     lines,
+    imported: 'nsi_id' in b && b.nsi_id !== undefined,
   });
 }
 

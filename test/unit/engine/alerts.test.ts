@@ -46,6 +46,11 @@ describe('alertSegment', () => {
     expect(merchantOf('Сатып алу 2500 KZT ДӘРІХАНА Қолжетімді: 100 KZT')).toBe('darikhana');
   });
 
+  it('takes the words after a purchase word that follows the amount', () => {
+    expect(merchantOf('PrivatBank: 150.00UAH Оплата. KAVA NA ROZI. Бал. 1000.00UAH')).toBe('kava na rozi');
+    expect(merchantOf('1200 RUB Покупка ZOOMAGAZIN Баланс 100 RUB')).toBe('zoomagazin');
+  });
+
   it('leaves short descriptors and texts without alert wording alone', () => {
     expect(merchantOf('EAT AT JOES 1234')).toBeNull();
     expect(merchantOf('CARREFOUR CITY CENTRE DEIRA DUBAI AE')).toBeNull();

@@ -125,6 +125,17 @@ describe('non-merchant patterns', () => {
       ['Переказ на картку 1000 грн', 'DEBIT', '15-2'],
       ['Кэшбэк 150р', 'CREDIT', '8-7'],
       ['Начисление процентов 120р', 'CREDIT', '8-4'],
+      // Inflected and regional forms: the genitive of a salary, a top-up credited, a French card fee.
+      ['Поступление зарплаты 50000 RUB', 'CREDIT', '8-2'],
+      ['ACME CORP DIRECT DEP', 'CREDIT', '8-2'],
+      ['Пополнение 5000 ₸ Kaspi Gold', 'CREDIT', '14-2'],
+      ['Отмена перевода 500р', 'CREDIT', '14-3'],
+      ['COTISATION CARTE VISA PREMIER', 'DEBIT', '1-1'],
+      ['Пенсия 15000р', 'CREDIT', '8-1'],
+      ['Зейнетақы 80000 KZT', 'CREDIT', '8-1'],
+      ['Получение наличных 5000р Баланс 100р', 'DEBIT', '2-1'],
+      ['Отримання готівки 500 грн', 'DEBIT', '2-1'],
+      ['BHD 50.000 sent via BenefitPay to 3333xxxx', 'DEBIT', '15-2'],
     ];
     for (const [text, direction, sub] of cases) {
       expect(enrich({ raw_description: text, direction }).sub_category.id, text).toBe(sub);
@@ -304,6 +315,13 @@ describe('fallbacks for unknown merchants', () => {
     const arabic = enrich({ raw_description: 'مطعم الزيتون' });
     expect(arabic.sub_category.id).toBe('4-1');
     expect(arabic.reasons.category).toMatch(/^keyword:/);
+  });
+
+  it('reads grocery trade words of CIS and French shop names', () => {
+    expect(
+      enrich({ raw_description: 'Покупка 500р UNIVERSAM Баланс 1000р', country: 'RU' }).sub_category.id,
+    ).toBe('6-1');
+    expect(enrich({ raw_description: 'CB BOUCHERIE DU MARCHE', country: 'FR' }).sub_category.id).toBe('6-4');
   });
 
   it('a keyword that says only that something is sold (`trading`, `store`) lets the model read the trade', () => {

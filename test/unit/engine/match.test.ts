@@ -202,8 +202,134 @@ describe('fuzzy matching never crosses a word boundary', () => {
     expect(brandOf('CAREERS EXPO')).toBeNull();
   });
 
+  it('an ordinary word of another language is no typo of an imported brand (Russian shatera is not Shatura)', () => {
+    const imported = [...snapshot.brandsById.values()].find((b) => b.slug === 'shatura');
+    expect(imported?.imported).toBe(true);
+    expect(brandOf('SHATERA', { country: 'RU' })).toBeNull();
+    expect(brandOf('SHATURA', { country: 'RU' })).toBe('shatura');
+  });
+
   it('a real typo in a brand name is still found', () => {
     expect(brandOf('STARBUKCS DUBAI')).toBe('starbucks');
+  });
+});
+
+describe('the bank that sends an alert is not the merchant', () => {
+  it('a bank named outside the merchant part of an alert sentence is the channel', () => {
+    expect(
+      brandOf(
+        'Your Emirates NBD Credit Card ending 1234 was used for AED 52.00 at ZQX GENERAL TRADING on 12/03/2024',
+      ),
+    ).toBeNull();
+    expect(
+      brandOf(
+        'Purchase of AED 45.50 with Debit Card ending 5678 at ZQX TAILORING. Avl Balance AED 3,200.00. ADCB',
+      ),
+    ).toBeNull();
+    expect(brandOf('PrivatBank: 150.00UAH Оплата. ZQX KAVA. Бал. 1000.00UAH', { country: 'UA' })).toBeNull();
+  });
+
+  it('the merchant named in the same alert is still found', () => {
+    expect(
+      brandOf('Your Emirates NBD Credit Card ending 1234 was used for AED 52.00 at STARBUCKS on 12/03/2024'),
+    ).toBe('starbucks');
+  });
+
+  it('a bank that is the merchant part of the alert (a card payment to it) is kept', () => {
+    expect(brandOf('Purchase of AED 100.00 with card 1234 at EMIRATES NBD on 12/03/2024')).toBe(
+      'emirates-nbd',
+    );
+  });
+});
+
+describe('brands imported from name-suggestion-index', () => {
+  it('name the merchant only where its name starts: inside a longer name the word is the name’s', () => {
+    expect(snapshot.brandsBySlug.get('karandash')?.imported).toBe(true);
+    expect(brandOf('KARANDASH 123 MOSCOW RUS', { country: 'RU' })).toBe('karandash');
+    expect(brandOf('Покупка 150р KARANDASH Баланс 1000р', { country: 'RU' })).toBe('karandash');
+    expect(brandOf('ART STUDIO KARANDASH', { country: 'RU' })).toBeNull();
+    expect(brandOf('Покупка 150р ART STUDIO KARANDASH Баланс 1000р', { country: 'RU' })).toBeNull();
+  });
+});
+
+describe('a one-word brand followed by another trade’s word is a namesake', () => {
+  it('OMEGA RESTAURANT is a restaurant, not the watchmaker; OMEGA alone is', () => {
+    expect(brandOf('OMEGA RESTAURANT DUBAI')).toBeNull();
+    expect(enrich({ raw_description: 'OMEGA RESTAURANT DUBAI' }).category.name).toBe('Food and Beverages');
+    expect(brandOf('NAKHEEL CAFETERIA SHARJAH')).toBeNull();
+    expect(brandOf('OMEGA BOUTIQUE DUBAI MALL')).toBe('omega');
+  });
+
+  it('a word that is as often what the brand sells, or a grocer’s department, does not count', () => {
+    expect(brandOf('CARREFOUR PHARMACY')).toBe('carrefour');
+    expect(brandOf('LNER TICKETS YORK', { country: 'GB' })).toBe('lner');
+    expect(brandOf('COSTCO GAS #0112', { country: 'US' })).toBe('costco');
+  });
+});
+
+describe('CIS railways as their tickets are printed', () => {
+  it('RZD in Russia, Ukrzaliznytsia in Ukraine, public transport', () => {
+    for (const [text, country, slug] of [
+      ['Покупка 500р RZD Баланс 1000р', 'RU', 'rzd'],
+      ['Оплата 150 грн UKRZALIZNYTSIA Бал. 1000 грн', 'UA', 'ukrzaliznytsia'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(slugOf(snapshot, e), text).toBe(slug);
+      expect(e.sub_category.id, text).toBe('16-3');
+    }
+  });
+});
+
+describe('Yandex Go in the CIS, Yango elsewhere', () => {
+  it('names the ride app as it is called where the card is', () => {
+    expect(brandOf('YANDEX.GO MOSCOW RUS', { country: 'RU' })).toBe('yandex-go');
+    expect(brandOf('YANDEX GO', { country: 'AE' })).toBe('yango');
+  });
+});
+
+describe('a small businesses’ point-of-sale processor is no second signal', () => {
+  it('SQ * or TST* before an ordinary word does not make it the brand named by it', () => {
+    expect(brandOf('SQ *CALM', { country: 'US' })).toBeNull();
+    expect(brandOf('TST* COURTYARD 1234', { country: 'US' })).toBeNull();
+  });
+
+  it('an online payment processor still is', () => {
+    expect(brandOf('PAYPAL *CALM', { country: 'US' })).toBe('calm');
+  });
+});
+
+describe('a payment network before the merchant', () => {
+  it('is the brand only when nobody is named behind it', () => {
+    expect(brandOf('KNET*AMERICAN SCHOOL OF KUWAIT', { country: 'KW' })).toBeNull();
+    expect(brandOf('FAWRY*ELECTRICITY NORTH CAIRO', { country: 'EG' })).toBeNull();
+    expect(brandOf('KNET 123456', { country: 'KW' })).toBe('knet');
+  });
+
+  it('a platform’s own billing prefix stays the platform', () => {
+    expect(brandOf('APPLE.COM/BILL 866-712-7753 CA', { country: 'US' })).toBe('apple-services');
+  });
+});
+
+describe('one name, two chains in disjoint countries', () => {
+  it('WOOLWORTHS is the Australian grocer in Australia, the South African store in South Africa', () => {
+    expect(brandOf('WOOLWORTHS 1234 SYDNEY', { country: 'AU' })).toBe('woolworths-au');
+    expect(brandOf('WOOLWORTHS 1234 SANDTON', { country: 'ZA' })).toBe('woolworths-za');
+    expect(brandOf('WOOLWORTHS', { country: 'GB' })).toBeNull();
+  });
+});
+
+describe('mobile operators of the CIS are telecoms, not phone shops', () => {
+  it('MegaFon, MTS, Beeline and Kyivstar charge for communication services', () => {
+    for (const [text, country] of [
+      ['MEGAFON 8800 MOSCOW RUS', 'RU'],
+      ['Покупка 300р MTS Баланс 1000р', 'RU'],
+      ['BEELINE.RU', 'RU'],
+      ['Оплата 150 грн KYIVSTAR Бал. 1000 грн', 'UA'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(e.brand, text).not.toBeNull();
+      expect(e.sub_category.id, text).toBe('12-1');
+    }
   });
 });
 
