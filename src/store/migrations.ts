@@ -280,6 +280,31 @@ SELECT id, slug, position,
 FROM brands;
 `,
   },
+  {
+    version: 5,
+    name: 'catalog: the name-suggestion-index item of imported brands',
+    sql: `
+-- An imported brand's aliases were generated, not reviewed: the engine asks more of them, so the
+-- store must keep what marks a brand as imported, or a store-backed worker matches differently from
+-- the catalog files.
+ALTER TABLE brands ADD COLUMN nsi_id text;
+-- Catalog rows seeded before this column existed hold it empty under an unchanged digest: forget the
+-- digests, so the next seed writes every catalog brand again.
+UPDATE brands SET seed_digest = NULL WHERE origin = 'catalog';
+
+CREATE OR REPLACE VIEW brands_effective AS
+SELECT id, slug, position,
+       coalesce(overrides ->> 'name', name) AS name,
+       coalesce(overrides ->> 'name_ar', name_ar) AS name_ar,
+       CASE WHEN overrides ? 'name_ar' THEN 'official' ELSE name_ar_source END AS name_ar_source,
+       coalesce(overrides ->> 'website', website) AS website,
+       coalesce(overrides ->> 'logo', logo) AS logo,
+       coalesce(overrides ->> 'sub_category_id', sub_category_id) AS sub_category_id,
+       subscription, name_alias, mccs, countries, venue, origin, overrides, version, updated_at,
+       wikidata_id, logo_source, lines, nsi_id
+FROM brands;
+`,
+  },
 ];
 
 /** Applies the migrations this database lacks; returns the versions it applied. */
