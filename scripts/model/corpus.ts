@@ -48,12 +48,19 @@ export function isMerchantClass(id: string): boolean {
 /**
  * Languages of id-tagging-schema whose script the engine reads (Latin, Arabic, Cyrillic, which it
  * writes in Latin letters) and that the product's markets print merchant names in: the Gulf and the
- * Levant, North Africa, Europe, the CIS and the Balkans, South-East Asia. More languages dilute
- * the corpus with words no bank of ours prints.
+ * Levant, North Africa, Europe, the CIS and the Balkans, South-East Asia, with their regional
+ * variants (Australian, Irish, Indian English: `chemist`, `bottle shop`; Brazilian Portuguese;
+ * Belarusian in both spellings). More languages dilute the corpus with words no bank of ours prints.
  */
 const PRESET_LANGUAGES = [
   'en',
   'en-GB',
+  'en-AU',
+  'en-US',
+  'en-CA',
+  'en-IE',
+  'en-NZ',
+  'en-IN',
   'ar',
   'ar-AA',
   'fr',
@@ -61,11 +68,14 @@ const PRESET_LANGUAGES = [
   'es',
   'it',
   'pt',
+  'pt-BR',
   'nl',
+  'nl-BE',
   'tr',
   'ru',
   'uk',
   'be',
+  'be@tarask',
   'kk',
   'ky',
   'uz',
@@ -112,16 +122,29 @@ interface NsiItem {
 
 /** NSI tags whose names are banks: the model learns they are no shop trade. */
 const NSI_NON_MERCHANT_TAGS = new Set(['amenity=bank', 'amenity=atm']);
+/** Name tags in the scripts the engine reads (Latin, Arabic, Cyrillic) and the short brand name. */
 const NAME_KEYS = [
   'name',
   'brand',
+  'brand:short',
   'name:en',
   'name:ar',
   'name:ru',
+  'name:uk',
+  'name:be',
+  'name:be-Latn',
+  'name:kk',
+  'name:bg',
+  'name:sr',
+  'name:sr-Latn',
   'name:fr',
   'brand:en',
   'brand:ar',
   'brand:ru',
+  'brand:uk',
+  'brand:be',
+  'brand:kk',
+  'brand:fr',
 ];
 
 export function nsiSeeds(map: OsmTagMap): Seed[] {

@@ -1,7 +1,7 @@
 /**
  * What the merchant-type model reads of a transaction: the words that name the merchant (the bank's
  * merchant name, then the merchant part of the description), without filler words, codes, store
- * numbers and country names. The training script builds its examples through this same function,
+ * numbers, card masks and country names. The training script builds its examples through this same function,
  * so the model learns from exactly what it will be shown.
  */
 import type { ModelVerdict } from './merchant-model.js';
@@ -12,6 +12,9 @@ import { stripArabicArticle } from './text.js';
 import { WORD } from './vocabulary.js';
 
 const DIGITS_ONLY = /^\d+$/;
+/** A card mask's letters (`XXXX1234` splits into `xxxx` and digits) and codes with a run of digits. */
+const MASK = /^x+$/;
+const CODE = /\d{4}/;
 const ARABIC_LETTER = /[\u0621-\u064a]/;
 const SKIPPED = WORD.noise | WORD.country;
 
@@ -29,7 +32,8 @@ export function merchantTypeWords(text: NormalizedText, snapshot: Snapshot): str
       if (skip[i]) continue;
       const t = stripArabicArticle(tokens[i] as string);
       if ((vocabulary.flags(ids[i] as number) & SKIPPED) !== 0) continue;
-      if (DIGITS_ONLY.test(t) || (t.length === 1 && !ARABIC_LETTER.test(t))) continue;
+      if (DIGITS_ONLY.test(t) || MASK.test(t) || CODE.test(t)) continue;
+      if (t.length === 1 && !ARABIC_LETTER.test(t)) continue;
       words.push(t);
     }
   };
@@ -37,11 +41,53 @@ export function merchantTypeWords(text: NormalizedText, snapshot: Snapshot): str
     text.merchantTokens,
     text.merchantIds,
     0,
-    text.merchantTokens.length,
+    withoutPlaceTail(text.merchantTokens, text.merchantIds, 0, text.merchantTokens.length, snapshot),
     ruleWords(text.merchantHits, []),
   );
-  take(text.tokens, text.ids, text.segment[0], text.segment[1], ruleWords(text.hits, text.masked));
+  const [start, end] = text.segment;
+  take(
+    text.tokens,
+    text.ids,
+    start,
+    withoutPlaceTail(text.tokens, text.ids, start, end, snapshot),
+    ruleWords(text.hits, text.masked),
+  );
   return words;
+}
+
+/** Country names and codes and region codes; cities are whole names (`city` alone is none). */
+const PLACE = WORD.country | WORD.region;
+
+/**
+ * Where the merchant's words end before the city, region and country a descriptor prints after them
+ * (`SHELL HAMMERSMITH LONDON GB`: `shell hammersmith`), with the codes and filler words among them.
+ * A place says where, never what trade: read it, and `DUBAI` or `LONDON` pulls towards whatever
+ * trades the corpus names after cities. Only a tail goes (`ABU DHABI COOP` keeps its city), and a
+ * text of places only is read whole.
+ */
+function withoutPlaceTail(
+  tokens: readonly string[],
+  ids: readonly number[],
+  from: number,
+  to: number,
+  snapshot: Snapshot,
+): number {
+  if (to - from < 2) return to;
+  const vocabulary = snapshot.vocabulary;
+  const place = new Array<boolean>(to).fill(false);
+  for (const m of snapshot.cities.searchIds(ids, from, to))
+    for (let i = m.start; i < m.end; i++) place[i] = true;
+  let end = to;
+  let places = 0;
+  while (end > from) {
+    const i = end - 1;
+    const flags = vocabulary.flags(ids[i] as number);
+    const t = tokens[i] as string;
+    if (place[i] || (flags & PLACE) !== 0) places++;
+    else if (!((flags & WORD.noise) !== 0 || DIGITS_ONLY.test(t) || CODE.test(t) || t.length === 1)) break;
+    end--;
+  }
+  return places === 0 || end === from ? to : end;
 }
 
 /**

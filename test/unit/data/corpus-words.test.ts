@@ -35,9 +35,9 @@ describe('data/model/corpus-words.json', () => {
     expect(words.neutral_names.some((n) => /^[a-z ]+$/.test(n))).toBe(true);
   });
 
-  it('has alert templates in English, Arabic, Russian, Kazakh and French, each naming the merchant once', () => {
+  it('has alert templates in the languages of our banks, each naming the merchant once', () => {
     expect(new Set(words.alert_templates.map((t) => t.lang))).toEqual(
-      new Set(['en', 'ar', 'ru', 'kk', 'fr']),
+      new Set(['en', 'ar', 'ru', 'uk', 'be', 'kk', 'fr', 'de']),
     );
     for (const t of words.alert_templates) expect(t.template.split('{m}')).toHaveLength(2);
   });

@@ -36,6 +36,18 @@ describe('merchantTypeWords', () => {
     expect(words('POS', 'REVERSAL GOLDEN BAKERY')).toEqual(['golden', 'bakery']);
   });
 
+  it('drops card masks and codes with a run of digits: they name no trade', () => {
+    expect(words('VISA PURCHASE GOLDEN BAKERY CARD XXXX1234')).not.toContain('xxxx');
+    expect(words('GOLDEN BAKERY S43813274')).toEqual(['golden', 'bakery']);
+  });
+
+  it('drops the city, region and country a descriptor prints after the merchant, not a name before it', () => {
+    expect(words('GOLDEN BAKERY SAN FRANCISCO CA')).toEqual(['golden', 'bakery']);
+    expect(words('POS', 'GOLDEN BAKERY LONDON GBR')).toEqual(['golden', 'bakery']);
+    expect(words('ABU DHABI GOLDEN BAKERY')).toEqual(['abu', 'dhabi', 'golden', 'bakery']);
+    expect(words('GOLDEN CITY BAKERY')).toEqual(['golden', 'city', 'bakery']);
+  });
+
   it('skips a processor prefix', () => {
     expect(words('SQ *GOLDEN BAKERY')).toEqual(['golden', 'bakery']);
   });
