@@ -155,6 +155,8 @@ const ruleKind = z.enum([
   'deposit',
   'rental_income',
   'other_income',
+  'atm_service',
+  'wallet_topup',
 ]);
 export type RuleKind = z.infer<typeof ruleKind>;
 

@@ -11,6 +11,7 @@ import { modelDecision } from './merchant-type.js';
 import type { NormalizedText } from './normalize.js';
 import type { KeywordRef, PatternRef, Snapshot } from './snapshot.js';
 import { tokenize } from './text.js';
+import { WORD } from './vocabulary.js';
 
 export type Direction = 'DEBIT' | 'CREDIT';
 
@@ -43,6 +44,7 @@ const PRIORITY: readonly RuleKind[] = [
   'rental_income',
   'other_income',
   'card_payment',
+  'atm_service',
   'atm_deposit',
   'atm_withdrawal',
   'cash_advance',
@@ -56,6 +58,7 @@ const PRIORITY: readonly RuleKind[] = [
   'remittance',
   'currency_exchange',
   'cheque',
+  'wallet_topup',
   'transfer',
   'loan_other',
   'tax',
@@ -65,6 +68,26 @@ const PRIORITY: readonly RuleKind[] = [
 ];
 
 const INCOME_KINDS = ['salary', 'pension'] as const;
+
+/**
+ * On a row the bank flags as a transfer, the words that say which kind of transfer it is (or that
+ * it is income): a loan paid out, an insurance claim, a cheque or cash paid in, a wallet topped up,
+ * dividends and rent received. The flag says money moved; these say why.
+ */
+const TRANSFER_SUB_KINDS: readonly RuleKind[] = [
+  'rental_income',
+  'dividend',
+  'insurance_claim',
+  'loan_mortgage',
+  'loan_car',
+  'loan_student',
+  'loan_personal',
+  'cash_advance',
+  'cheque',
+  'atm_deposit',
+  'deposit',
+  'wallet_topup',
+];
 const NO_KINDS: readonly RuleKind[] = [];
 
 /** Rules a matched non-financial brand overrides (`GEMS SCHOOL FEES` is a school, not a bank fee). */
@@ -117,6 +140,20 @@ const BANK_MCCS = ['6010', '6011', '6012'];
 /** Categories whose brands are themselves financial counterparties. */
 const FINANCIAL_CATEGORIES = new Set(['1', '9', '14', '15', '21']);
 
+/** Words for cash that, with a bank's name on a debit, mean its cash machine paid out. */
+const CASH_WORDS = new Set(['cash', ...tokenize('наличные'), ...tokenize('نقدي')]);
+
+/** A keyword that is also a word printed around names (`DR` is a doctor and a debit) says no trade. */
+function isNoise(word: string, snapshot: Snapshot): boolean {
+  return tokenize(word).some((t) => snapshot.vocabulary.is(t, WORD.noise));
+}
+
+/** A keyword's sub-category names a shop's trade: not money moving, not the words any seller uses. */
+function isShopTrade(subCategoryId: string): boolean {
+  const category = subCategoryId.slice(0, subCategoryId.indexOf('-'));
+  return subCategoryId !== CATCH_ALL_SHOPPING && !FINANCIAL_CATEGORIES.has(category) && category !== '2';
+}
+
 export function categorize(input: CategorizeInput, snapshot: Snapshot): CategoryDecision {
   const { direction } = input;
   const inward = direction === 'CREDIT';
@@ -149,6 +186,12 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       const rule = moneyTransferBrand ? null : 'remittance';
       return decided(inward ? '14-5' : '15-3', 0.95, 'flag:is_transfer+remittance', rule);
     }
+    for (const kind of found.size > 0 ? TRANSFER_SUB_KINDS : NO_KINDS) {
+      const p = found.get(kind);
+      if (!p || (brandIsMerchant && BRAND_OVERRIDES.has(kind))) continue;
+      const sub = transferSubCategory(kind, inward);
+      if (sub) return decided(sub, 0.95, `flag:is_transfer+${kind}:"${p.phrase}"`, kind);
+    }
     return decided(inward ? '14-3' : '15-2', 0.95, 'flag:is_transfer', 'transfer');
   }
 
@@ -165,6 +208,14 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       const purpose = findKeyword(input.text, snapshot);
       if (purpose && PURPOSE_SUB_CATEGORIES.has(purpose.sub_category_id)) {
         return decided(purpose.sub_category_id, 0.7, `keyword:"${purpose.word}"+${kind}`, null, refund);
+      }
+    }
+    if (kind === 'transfer' && !inward && p.tokens === 1) {
+      // One transfer word beside a shop's trade word names the shop (`TRANSFER STATION CAFE`,
+      // `WIRE HOUSE RESTAURANT`): the payment went to a merchant.
+      const trade = findKeyword(input.text, snapshot);
+      if (trade && isShopTrade(trade.sub_category_id) && !isNoise(trade.word, snapshot)) {
+        return decided(trade.sub_category_id, 0.6, `keyword:"${trade.word}"+${kind}`, null, refund);
       }
     }
     if (kind === 'transfer' && foreignCountry(input, snapshot)) {
@@ -202,6 +253,10 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       b.brand.sub_category_id === '1-4' &&
       BANK_MCCS.some((m) => b.brand.mccs.has(m))
     ) {
+      // `CASH HALIFAX 23DEC`: UK statements print a cash machine withdrawal as the word and the bank.
+      if (input.text.tokens.some((t) => CASH_WORDS.has(t))) {
+        return decided('2-1', Math.min(0.9, b.confidence), `brand:${b.brand.slug}+cash`, 'atm_withdrawal');
+      }
       return decided('1-1', Math.min(0.9, b.confidence), `brand:${b.brand.slug}+bank-debit`, null, refund);
     }
     return decided(
@@ -245,6 +300,33 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   );
 }
 
+/** The sub-category a kind's words give a row flagged as a transfer, or null to keep Account Transfer. */
+function transferSubCategory(kind: RuleKind, inward: boolean): string | null {
+  switch (kind) {
+    case 'rental_income':
+      return inward ? '8-5' : null;
+    case 'dividend':
+      return inward ? '8-3' : null;
+    case 'insurance_claim':
+      return inward ? '14-6' : null;
+    case 'loan_mortgage':
+    case 'loan_car':
+    case 'loan_student':
+    case 'loan_personal':
+    case 'cash_advance':
+      return inward ? '14-1' : null;
+    case 'cheque':
+      return inward ? '14-2' : '15-4';
+    case 'atm_deposit':
+    case 'deposit':
+      return inward ? '14-2' : null;
+    case 'wallet_topup':
+      return inward ? null : '15-4';
+    default:
+      return null;
+  }
+}
+
 function subCategoryForRule(kind: RuleKind, direction: Direction, input: CategorizeInput): string | null {
   const inward = direction === 'CREDIT';
   switch (kind) {
@@ -259,6 +341,10 @@ function subCategoryForRule(kind: RuleKind, direction: Direction, input: Categor
       return '9-5';
     case 'atm_deposit':
       return '2-2';
+    case 'atm_service':
+      return '2-3';
+    case 'wallet_topup':
+      return inward ? '14-7' : '15-4';
     case 'atm_withdrawal':
       return inward ? '2-3' : '2-1';
     case 'cash_advance':

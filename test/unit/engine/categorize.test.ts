@@ -172,6 +172,191 @@ describe('non-merchant patterns', () => {
   });
 });
 
+describe('statement codes and alert wordings of real banks, by language', () => {
+  // [text, direction, expected sub-category]: general wordings, written for these tests.
+  type Case = readonly [string, Direction, string];
+  const byLanguage: Record<string, readonly Case[]> = {
+    'English (UK, US, AU, CA statement codes and rails)': [
+      ['FPO J SMITH', 'DEBIT', '15-2'],
+      ['FPI A JONES', 'CREDIT', '14-3'],
+      ['BGC NORTHWIND SERVICES LTD', 'CREDIT', '14-3'],
+      ['BACS CREDIT NORTHWIND', 'CREDIT', '14-3'],
+      ['OSKO PAYMENT TO J CITIZEN', 'DEBIT', '15-2'],
+      ['PAYID TRANSFER FROM M BROWN', 'CREDIT', '14-3'],
+      ['ACH CREDIT CONTOSO INC', 'CREDIT', '14-3'],
+      ['INTERAC E-TRANSFER SENT J DOE', 'DEBIT', '15-2'],
+      ['PAYCHECK CONTOSO INC', 'CREDIT', '8-2'],
+      ['NET PAY CONTOSO', 'CREDIT', '8-2'],
+      ['You withdrew AED 500 from account 1234', 'DEBIT', '2-1'],
+      ['ATM W/D 0042 MAIN ST', 'DEBIT', '2-1'],
+      ['WDL ATM 1234 SYDNEY', 'DEBIT', '2-1'],
+      ['LNK CO-OP 14MAR', 'DEBIT', '2-1'],
+      ['ABM WITHDRAWAL 0012 TORONTO', 'DEBIT', '2-1'],
+      ['CASH ADV FEE', 'DEBIT', '1-1'],
+      ['OVERDRAFT INTEREST', 'DEBIT', '1-1'],
+      ['LOAN REPMT 0012345', 'DEBIT', '9-3'],
+      ['LOAN PROCEEDS', 'CREDIT', '14-1'],
+      ['CREDIT CRD AUTOPAY', 'DEBIT', '9-5'],
+      ['BALANCE INQUIRY', 'DEBIT', '2-3'],
+      ['ATM MINI STATEMENT', 'DEBIT', '2-3'],
+    ],
+    French: [
+      ['VIR SEPA M DUPONT', 'CREDIT', '14-3'],
+      ['VIR INST EMIS M DUPONT', 'DEBIT', '15-2'],
+      ['REMISE CHEQUE 0001234', 'CREDIT', '14-2'],
+      ['RET DAB 12/03 LYON', 'DEBIT', '2-1'],
+      ['FRAIS TENUE COMPTE', 'DEBIT', '1-1'],
+      ['COTIS CARTE VISA', 'DEBIT', '1-1'],
+      ['REMB PRET 00123', 'DEBIT', '9-3'],
+      ['DGFIP IMPOT', 'DEBIT', '5-1'],
+      ['DGFIP IMPOT', 'CREDIT', '8-6'],
+      ['ACHAT DEVISES USD', 'DEBIT', '21-1'],
+    ],
+    'Arabic (Gulf, Egyptian, in Latin letters)': [
+      ['انستاباي 500 جنيه', 'DEBIT', '15-2'],
+      ['تحويل انستاباي من احمد', 'CREDIT', '14-3'],
+      ['تم سحب مبلغ 1000 جنيه من ماكينة الصراف', 'DEBIT', '2-1'],
+      ['ايداع نقدي عبر الصراف الالي', 'CREDIT', '2-2'],
+      ['مصاريف ادارية', 'DEBIT', '1-1'],
+      ['رسوم تجديد البطاقة', 'DEBIT', '1-1'],
+      ['سداد مديونية البطاقة', 'DEBIT', '9-5'],
+      ['قسط التمويل العقاري', 'DEBIT', '9-1'],
+      ['شراء عملة اجنبية', 'DEBIT', '21-1'],
+      ['ضريبة الدخل', 'DEBIT', '5-1'],
+      ['استعلام رصيد', 'DEBIT', '2-3'],
+      ['tahweel to ahmed', 'DEBIT', '15-2'],
+    ],
+    Russian: [
+      ['Выдача 5000р ATM 123456 Баланс 100р', 'DEBIT', '2-1'],
+      ['Снятие 20000 KZT ATM', 'DEBIT', '2-1'],
+      ['Аванс 15000р', 'CREDIT', '8-2'],
+      ['ЗП за март', 'CREDIT', '8-2'],
+      ['Премия 5000р', 'CREDIT', '8-2'],
+      ['Снято 5000р ATM Баланс 100р', 'DEBIT', '2-1'],
+      ['Алименты 10000р', 'CREDIT', '8-7'],
+      ['Погашение займа 3000р', 'DEBIT', '9-3'],
+      ['Конвертация 100 USD', 'DEBIT', '21-1'],
+      ['Обмен валюты 100 USD', 'DEBIT', '21-1'],
+      ['Налог на имущество 1500р', 'DEBIT', '5-1'],
+      ['ECMC1234 оплата Мобильного банка 60р Баланс 100р', 'DEBIT', '1-1'],
+    ],
+    Ukrainian: [
+      ['Zniattia hotivky 500 UAH ATM', 'DEBIT', '2-1'],
+      ['Переказ з картки 500 грн', 'DEBIT', '15-2'],
+      ['Зарахування коштів 1000 грн', 'CREDIT', '14-2'],
+      ['Податок на доходи', 'DEBIT', '5-1'],
+    ],
+    Belarusian: [
+      ['Зняцце наяўных 100 BYN', 'DEBIT', '2-1'],
+      ['Пераказ 50 BYN', 'DEBIT', '15-2'],
+      ['Камісія 2 BYN', 'DEBIT', '1-1'],
+    ],
+    Kazakh: [
+      ['Қолма-қол ақша шешу 20000 KZT', 'DEBIT', '2-1'],
+      ['Аударым 5000 KZT', 'DEBIT', '15-2'],
+      ['Салық төлеу', 'DEBIT', '5-1'],
+      ['Несиені өтеу 30000 KZT', 'DEBIT', '9-3'],
+    ],
+    'German, Spanish, Turkish': [
+      ['GELDAUTOMAT 12.03 BERLIN', 'DEBIT', '2-1'],
+      ['UBERWEISUNG AN M MUELLER', 'DEBIT', '15-2'],
+      ['GEHALT MAERZ', 'CREDIT', '8-2'],
+      ['KONTOFUHRUNGSGEBUHR', 'DEBIT', '1-1'],
+      ['RETIRO CAJERO 0012', 'DEBIT', '2-1'],
+      ['TRANSFERENCIA RECIBIDA', 'CREDIT', '14-3'],
+      ['ABONO NOMINA', 'CREDIT', '8-2'],
+      ['PARA CEKME ATM', 'DEBIT', '2-1'],
+      ['HAVALE AHMET YILMAZ', 'DEBIT', '15-2'],
+      ['MAAS ODEMESI', 'CREDIT', '8-2'],
+    ],
+  };
+  it.each(Object.entries(byLanguage))('%s', (_language, cases) => {
+    for (const [raw_description, direction, sub] of cases) {
+      const e = enrich({ raw_description, direction });
+      expect(e.sub_category.id, `${raw_description} (${direction})`).toBe(sub);
+      expect(e.brand, raw_description).toBeNull();
+    }
+  });
+
+  it('a transfer word is inward on a credit and outward on a debit, in every language', () => {
+    for (const text of [
+      'VIR SEPA M DUPONT',
+      'FASTER PAYMENTS J SMITH',
+      'Переказ 500 грн',
+      'Аударым 5000 KZT',
+      'انستاباي 500 جنيه',
+    ]) {
+      expect(enrich({ raw_description: text, direction: 'CREDIT' }).sub_category.id, text).toBe('14-3');
+      expect(enrich({ raw_description: text, direction: 'DEBIT' }).sub_category.id, text).toBe('15-2');
+    }
+  });
+
+  it('salary and advance words on a debit are not income', () => {
+    for (const text of ['Аванс 15000р', 'PAYCHECK CONTOSO INC', 'ABONO NOMINA']) {
+      expect(enrich({ raw_description: text, direction: 'DEBIT' }).category.id, text).not.toBe('8');
+    }
+  });
+});
+
+describe('a row the bank flags as a transfer takes the sub-category its words give', () => {
+  const cases: readonly [string, Direction, string, string][] = [
+    ['CHQ 000231 PAID', 'DEBIT', '15-4', 'cheque'],
+    ['CHEQUE DEPOSIT 0099', 'CREDIT', '14-2', 'cheque'],
+    ['CASH DEPOSIT BRANCH 12', 'CREDIT', '14-2', 'deposit'],
+    ['LOAN DISBURSEMENT 3511', 'CREDIT', '14-1', 'loan_personal'],
+    ['CLAIM SETTLEMENT ACME INSURANCE', 'CREDIT', '14-6', 'insurance_claim'],
+    ['WALLET TOPUP', 'DEBIT', '15-4', 'wallet_topup'],
+    ['شحن محفظة', 'DEBIT', '15-4', 'wallet_topup'],
+    ['DIVIDEND ACME PLC', 'CREDIT', '8-3', 'dividend'],
+  ];
+  it.each(cases)('%s (%s) → %s', (raw_description, direction, sub, rule) => {
+    const e = enrich({ raw_description, direction, is_transfer: true });
+    expect(e.sub_category.id).toBe(sub);
+    expect(e.rule).toBe(rule);
+    expect(e.reasons.category).toMatch(new RegExp(`^flag:is_transfer\\+${rule}:`));
+  });
+
+  it('a flagged transfer with no such words stays an Account Transfer', () => {
+    expect(
+      enrich({ raw_description: 'TRANSFER FROM J SMITH', direction: 'CREDIT', is_transfer: true })
+        .sub_category.id,
+    ).toBe('14-3');
+    expect(
+      enrich({ raw_description: 'LOAN DISBURSEMENT', direction: 'DEBIT', is_transfer: true }).sub_category.id,
+    ).toBe('15-2');
+  });
+});
+
+describe('precision: merchants whose names hold a non-merchant word', () => {
+  it('a transfer word beside a shop’s trade word names the shop, on a descriptor or in a purchase alert', () => {
+    expect(enrich({ raw_description: 'TRANSFER STATION CAFE' }).category.id).toBe('4');
+    expect(enrich({ raw_description: 'WIRE HOUSE RESTAURANT' }).category.id).toBe('4');
+    expect(enrich({ raw_description: 'Pokupka 500 RUB TRANSFER CAFE Balans 100' }).category.id).toBe('4');
+  });
+
+  it('a keyword that is also a statement word (`DR`: debit) does not turn a transfer into a shop', () => {
+    const e = enrich({ raw_description: 'UPI/DR/1234/RAMESH K/SBIN' });
+    expect(e.sub_category.id).toBe('15-2');
+  });
+
+  it('a loan, cash or transfer word inside a brand or shop name is not a non-merchant row', () => {
+    for (const text of ['PRET A MANGER', 'CASH APP*J DOE', 'STO AVTOSERVIS']) {
+      const e = enrich({ raw_description: text });
+      expect(e.rule, text).toBeNull();
+      expect(['2', '9', '14', '15'], text).not.toContain(e.category.id);
+    }
+  });
+
+  it('a bank named with the word cash on a debit is its cash machine, not a bank fee', () => {
+    const e = enrich({ raw_description: 'CASH HALIFAX 23DEC', mcc: '6011', country: 'GB' });
+    expect(e.sub_category.id).toBe('2-1');
+    expect(e.rule).toBe('atm_withdrawal');
+    expect(e.brand).toBeNull();
+    const fee = enrich({ raw_description: 'HALIFAX BANK 23DEC', country: 'GB' });
+    expect(fee.sub_category.id).toBe('1-1');
+  });
+});
+
 describe('refunds keep the merchant’s category', () => {
   it('a refund from a brand keeps the brand and its category, and is never recurring', () => {
     const e = enrich({ raw_description: 'REFUND CARREFOUR', direction: 'CREDIT' });
