@@ -4,7 +4,9 @@
  * - links curated brands to index items (Wikidata id, a missing website, the Commons logo file),
  *   written into data/brands/*.json;
  * - imports the MENA and CIS brands the curated catalog lacks into data/brands/nsi-mena.json (the
- *   file keeps its first name so brand ids and diffs stay stable).
+ *   file keeps its first name so brand ids and diffs stay stable);
+ * - then the notable brands of the world's main card markets (WORLD, worldwide and continent-wide
+ *   items) that neither the curated catalog nor the first import has into data/brands/nsi-world.json.
  * Updating the index is `npm install -E name-suggestion-index@NEW` and this command.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,11 +14,12 @@ import { join } from 'node:path';
 import { DEFAULT_DATA_DIR, brandFiles } from '../src/data/load.js';
 import { brandFileSchema, osmTagMapSchema, type Brand } from '../src/data/schemas.js';
 import { indentOf } from './alias-safety.js';
-import { IMPORTED_REGIONS, importBrands } from './nsi/import.js';
+import { FIRST_WORLD_ID, IMPORTED_REGIONS, WORLD, importBrands, type ImportedBrand } from './nsi/import.js';
 import { loadNsi } from './nsi/index-data.js';
 import { linkBrands } from './nsi/link.js';
 
 export const IMPORT_FILE = 'nsi-mena.json';
+export const WORLD_FILE = 'nsi-world.json';
 
 type RawBrand = Record<string, unknown> & { id: number; website?: string };
 
@@ -64,7 +67,7 @@ export function runImport(
   // The map first: without it nothing can be imported, and the index takes seconds to read.
   const osmTags = readOsmTags(osmTagsPath);
   const index = loadNsi();
-  const curatedFiles = brandFiles(dataDir).filter((f) => f !== IMPORT_FILE);
+  const curatedFiles = brandFiles(dataDir).filter((f) => f !== IMPORT_FILE && f !== WORLD_FILE);
   const raw = new Map<string, { text: string; json: { piece: string; brands: RawBrand[] } }>();
   const curated: Brand[] = [];
   for (const file of curatedFiles) {
@@ -107,23 +110,59 @@ export function runImport(
     if (link) Object.assign(b, { wikidata_id: link.wikidata_id });
   }
 
+  const previousIds = (path: string): Map<string, number> =>
+    new Map(
+      existsSync(path)
+        ? (JSON.parse(readFileSync(path, 'utf8')) as { brands: { id: number; nsi_id: string }[] }).brands.map(
+            (b) => [b.nsi_id, b.id],
+          )
+        : [],
+    );
+  const curatedWikidata = new Set([...links.values()].map((l) => l.wikidata_id));
   const importPath = join(dataDir, 'brands', IMPORT_FILE);
-  const previous = existsSync(importPath)
-    ? (JSON.parse(readFileSync(importPath, 'utf8')) as { brands: { id: number; nsi_id: string }[] }).brands
-    : [];
   const report = importBrands(index, {
     osmTags,
     curated,
-    curatedWikidata: new Set([...links.values()].map((l) => l.wikidata_id)),
-    previousIds: new Map(previous.map((b) => [b.nsi_id, b.id])),
+    curatedWikidata,
+    previousIds: previousIds(importPath),
   });
   const file = { piece: 'nsi-mena', source: `name-suggestion-index@${index.version}`, brands: report.brands };
   files.set(importPath, `${JSON.stringify(file, null, 2)}\n`);
+
+  // The world import comes second: what the curated catalog or the MENA/CIS import has (item, Wikidata
+  // id, name or alias) is theirs.
+  const worldPath = join(dataDir, 'brands', WORLD_FILE);
+  const world = importBrands(index, {
+    osmTags,
+    curated: [...curated, ...report.brands],
+    curatedWikidata: new Set([
+      ...curatedWikidata,
+      ...report.brands.flatMap((b) => (b.wikidata_id ? [b.wikidata_id] : [])),
+    ]),
+    previousIds: previousIds(worldPath),
+    regions: WORLD,
+    worldwide: true,
+    firstId: FIRST_WORLD_ID,
+    excluded: new Set(report.brands.map((b) => b.nsi_id)),
+    notable: true,
+  });
+  const worldFile = {
+    piece: 'nsi-world',
+    source: `name-suggestion-index@${index.version}`,
+    brands: world.brands,
+  };
+  files.set(worldPath, `${JSON.stringify(worldFile, null, 2)}\n`);
   if (write) for (const [path, text] of files) writeFileSync(path, text);
 
-  const perCountry: Record<string, number> = {};
-  for (const b of report.brands)
-    for (const c of b.countries) if (IMPORTED_REGIONS.includes(c)) perCountry[c] = (perCountry[c] ?? 0) + 1;
+  const perCountry = (
+    brands: readonly ImportedBrand[],
+    regions: readonly string[],
+  ): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const r of regions) out[r] = 0;
+    for (const b of brands) for (const c of b.countries) if (regions.includes(c)) out[c] = (out[c] ?? 0) + 1;
+    return out;
+  };
   return {
     files,
     summary: {
@@ -136,8 +175,13 @@ export function runImport(
       websites_filled: websitesFilled,
       imported: report.brands.length,
       imported_with_arabic_name: report.brands.filter((b) => b.name_ar).length,
-      imported_per_country: perCountry,
+      imported_per_country: perCountry(report.brands, IMPORTED_REGIONS),
       skipped: report.skipped,
+      world: {
+        imported: world.brands.length,
+        imported_per_country: perCountry(world.brands, [...WORLD, '*']),
+        skipped: world.skipped,
+      },
     },
   };
 }

@@ -52,8 +52,10 @@ const ARABIZI_VARIANTS: readonly [RegExp, readonly string[]][] = [
   [/ee/g, ['i', 'ee', 'ei']],
   [/oo/g, ['u', 'ou', 'oo']],
   [/ou/g, ['u', 'oo', 'o']],
-  [/iya\b/g, ['ia', 'iyah', 'eya', 'ieh', 'iyya']],
-  [/a\b/g, ['ah', 'eh', 'e', 'a']],
+  // A feminine noun before the name it belongs to is read with its t (`baqalat al noor`, the
+  // construct state), so shop names print the trade word both ways.
+  [/iya\b/g, ['ia', 'iyah', 'eya', 'ieh', 'iyya', 'iyat']],
+  [/a\b/g, ['ah', 'eh', 'e', 'a', 'at']],
   [/\bal /g, ['el ', 'al-', 'al', 'il ']],
   [/h/g, ['7', 'h']],
   [/'/g, ['2', '3', '']],

@@ -6,6 +6,7 @@
  * an item it already has (same Wikidata id, or its name is a curated alias) is not imported, and an
  * alias a curated brand owns in the same countries is dropped.
  */
+import { z } from 'zod';
 import type { Brand } from '../../src/data/schemas.js';
 import { loadWordLists, weakness } from '../word-lists.js';
 import type { NsiIndex, NsiItem } from './index-data.js';
@@ -25,8 +26,41 @@ export const CIS = ['RU', 'UA', 'BY', 'KZ', 'UZ', 'KG'] as const;
 /** The countries whose local brands the import takes. */
 export const IMPORTED_REGIONS: readonly string[] = [...MENA, ...CIS];
 
+/**
+ * The world import (data/brands/nsi-world.json): the card markets the product's cardholders spend
+ * in most, chosen on general grounds (the largest card markets of the Anglosphere and Western Europe,
+ * Turkey and South Asia, where Gulf residents travel and send money from), and the CIS countries
+ * whose banks the MENA import leaves out (the Caucasus). Brands whose location set is the whole
+ * world (`001`) or a continent (expanded to its countries) come with it.
+ */
+export const WORLD = [
+  'GB',
+  'US',
+  'CA',
+  'AU',
+  'NZ',
+  'IE',
+  'FR',
+  'DE',
+  'ES',
+  'IT',
+  'NL',
+  'BE',
+  'CH',
+  'AT',
+  'TR',
+  'IN',
+  'PK',
+  'AZ',
+  'GE',
+  'AM',
+] as const;
+
 /** Where imported brand ids start; ids already given stay with their item. */
 export const FIRST_IMPORTED_ID = 1_000_001;
+
+/** Where the world import's ids start: its own range, so neither file's ids move the other's. */
+export const FIRST_WORLD_ID = 2_000_001;
 
 /**
  * Tags the OSM map leaves null because the non-merchant rules decide such rows (banks), but whose
@@ -78,6 +112,20 @@ interface Options {
   readonly curatedWikidata: ReadonlySet<string>;
   /** Ids from the previous import, by index item id: an item keeps its id across updates. */
   readonly previousIds: ReadonlyMap<string, number>;
+  /** The countries whose brands are taken (default: MENA and CIS). */
+  readonly regions?: readonly string[];
+  /** Also take items whose location set is the whole world (`001`): their countries become `*`. */
+  readonly worldwide?: boolean;
+  /** The first id given to a new item (default FIRST_IMPORTED_ID). */
+  readonly firstId?: number;
+  /** Index items another import already took: never imported twice. */
+  readonly excluded?: ReadonlySet<string>;
+  /**
+   * The world import's notability bar: brand items with a Wikidata id only (operators are mostly
+   * public bodies and utilities), and no brand named by one ordinary word (`Lids`, `Spar`-like names
+   * of a trade or a thing): such a name alone is as often the word as the chain.
+   */
+  readonly notable?: boolean;
 }
 
 const LATIN = /^[\p{Script=Latin}\p{N}\p{P}\p{Zs}&+'’.-]+$/u;
@@ -176,21 +224,27 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
     const edits = key.length >= 8 ? 2 : 1;
     return curatedWords.some((w) => Math.abs(w.length - key.length) <= edits && withinEdits(w, key, edits));
   };
+  // A worldwide brand (`*`) meets every owner of the key, wherever it trades.
   const taken = (key: string, countries: readonly string[], owners: Map<string, string[][]>): boolean =>
-    (owners.get(key) ?? []).some((cs) => cs.includes('*') || countries.some((c) => cs.includes(c)));
+    (owners.get(key) ?? []).some(
+      (cs) => cs.includes('*') || countries.includes('*') || countries.some((c) => cs.includes(c)),
+    );
 
   const counterpartySub = curatedCounterpartySubCategories(index, options);
-  const regions = new Set<string>(IMPORTED_REGIONS);
+  const regions = new Set<string>(options.regions ?? IMPORTED_REGIONS);
+  const excluded = options.excluded ?? new Set<string>();
   const imported: ImportedBrand[] = [];
   const importedAliases = new Map<string, string[][]>();
   const slugs = new Set(
     options.curated.flatMap((b) => [b.slug, ...(b.product_lines ?? []).map((l) => l.slug)]),
   );
   const seenWikidata = new Set<string>();
-  let nextId = Math.max(FIRST_IMPORTED_ID - 1, ...options.previousIds.values()) + 1;
+  let nextId = Math.max((options.firstId ?? FIRST_IMPORTED_ID) - 1, ...options.previousIds.values()) + 1;
 
   const candidates = [...index.items]
-    .filter((i) => i.countries.some((c) => regions.has(c)))
+    .filter((i) => !excluded.has(i.id))
+    .filter((i) => i.countries.some((c) => regions.has(c)) || (options.worldwide === true && i.worldwide))
+    .filter((i) => !options.notable || (i.kind === 'brands' && i.wikidata !== null))
     .sort((a, b) => mainTradeRank(a.tag) - mainTradeRank(b.tag) || a.id.localeCompare(b.id));
   // An item's own name belongs to it (to its Wikidata brand when it has one: items of one brand
   // share their names): another item that lists it among its other names (a chain's pharmacy arm
@@ -237,9 +291,19 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       skip('no Latin-script name');
       continue;
     }
-    const countries = item.countries;
+    const countries = item.worldwide && options.worldwide ? ['*'] : item.countries;
     if (trades.has(folded(name))) {
       skip('named by a trade word');
+      continue;
+    }
+    if (options.notable && oneOrdinaryWord(name, lists, generic)) {
+      skip('named by one ordinary word');
+      continue;
+    }
+    // The world import: `Amazon Hub`, `Adidas Originals` are a curated brand's sub-brands: the curated
+    // brand names them, and the longer alias would take its statements.
+    if (options.notable && subBrandOf(folded(name), curatedAliases)) {
+      skip("a curated brand's sub-brand");
       continue;
     }
     if (taken(folded(name), countries, curatedAliases)) {
@@ -265,6 +329,9 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
     );
     const aliases: string[] = [];
     const weak: string[] = [];
+    const nameWords = folded(name).split(' ');
+    const gluedName = nameWords.length >= 2 ? nameWords.join('') : null;
+    const nameOrdinary = nameWords.every((t) => lists.english.has(t) || generic.has(t));
     for (const alias of statementSpellings(name, others)) {
       const key = folded(alias);
       if (taken(key, countries, curatedAliases) || taken(key, countries, importedAliases)) continue;
@@ -276,10 +343,28 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       const ordinary =
         generic.has(key) || key.split(' ').every((t) => lists.english.has(t) || generic.has(t));
       const why = weakness(alias, lists);
-      (ordinary || (why && why !== 'short') ? weak : aliases).push(alias);
+      // The world import: a name of ordinary words glued as fixed-width fields print it (`DIRTCHEAP`)
+      // is as weak as the words.
+      const gluedOrdinary = options.notable === true && key === gluedName && nameOrdinary;
+      // The world import takes no alias of one ordinary word the name is not (`KARMA` for Karma
+      // Automotive): the word leading a statement (`CREDIT KARMA`) is more often someone else's.
+      if (
+        options.notable &&
+        !key.includes(' ') &&
+        (ordinary || (why && why !== 'short') || (key.length > 3 && oneOrdinaryWord(alias, lists, generic)))
+      )
+        continue;
+      (ordinary || gluedOrdinary || (why && why !== 'short') ? weak : aliases).push(alias);
     }
     if (aliases.length + weak.length === 0) {
       skip('every alias owned by another brand');
+      continue;
+    }
+
+    // A worldwide brand's country is no second signal: one named only by ordinary words (`Coffee
+    // Time`) would claim any shop of its trade so named.
+    if (options.notable && countries.includes('*') && aliases.length === 0) {
+      skip('worldwide, ordinary words only');
       continue;
     }
     // The name matches as an alias too (`name_alias`): it must not be another imported brand's.
@@ -292,7 +377,8 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       continue;
     }
     let slug = slugify(name);
-    if (slugs.has(slug)) slug = `${slug}-${countries.slice(0, 2).join('-').toLowerCase()}`;
+    if (slugs.has(slug))
+      slug = `${slug}-${countries.includes('*') ? 'world' : countries.slice(0, 2).join('-').toLowerCase()}`;
     for (let n = 2; slugs.has(slug); n++) slug = `${slugify(name)}-${n}`;
     slugs.add(slug);
     for (const a of [...aliases, ...weak, name]) {
@@ -306,7 +392,7 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       slug,
       name,
       ...(ar ? { name_ar: ar, name_ar_source: 'official' as const } : {}),
-      ...(facts?.website ? { website: facts.website } : {}),
+      ...(facts?.website && catalogUrl(facts.website) ? { website: catalogUrl(facts.website) } : {}),
       logo: `brands/${slug}.png`,
       sub_category_id: subCategory,
       aliases: [...aliases, ...weak],
@@ -351,6 +437,49 @@ function curatedCounterpartySubCategories(index: NsiIndex, options: Options): Ma
     if (best) out.set(tag, best[0]);
   }
   return out;
+}
+
+/**
+ * The website as the catalog's schema takes it: a host in Unicode (`https://rüedu.ch/`) in its
+ * ASCII form, an unparsable one dropped.
+ */
+export function catalogUrl(website: string): string | null {
+  if (z.url().safeParse(website).success) return website;
+  try {
+    const href = new URL(website).href;
+    return z.url().safeParse(href).success ? href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a name of several words starts with a whole curated alias of four letters or more. */
+export function subBrandOf(key: string, curatedAliases: ReadonlyMap<string, unknown>): boolean {
+  const words = key.split(' ');
+  for (let k = 1; k < words.length; k++) {
+    const prefix = words.slice(0, k).join(' ');
+    if (prefix.replace(/ /g, '').length >= 4 && curatedAliases.has(prefix)) return true;
+  }
+  return false;
+}
+
+/**
+ * A name of one token that is a common English word, a given name, an ordinary Russian word or a
+ * generic word of the repository (or the possessive or plural of one), or of three letters or
+ * fewer: alone on a statement it is as often the word (or initials) as the brand.
+ */
+export function oneOrdinaryWord(
+  name: string,
+  lists: { english: ReadonlySet<string>; givenNames: ReadonlySet<string> },
+  generic: ReadonlySet<string>,
+): boolean {
+  const key = folded(name);
+  if (key.includes(' ')) return false;
+  const word = (w: string): boolean => lists.english.has(w) || lists.givenNames.has(w) || generic.has(w);
+  // `Freddy's`, `LEE’S` (folded `freddys`, `lees`): a given name's or a word's possessive is as
+  // ordinary as the word (`Coles`, without the apostrophe, is a name).
+  const possessive = /\p{L}['’]s$/iu.test(name.trim()) && word(key.slice(0, -1));
+  return key.length <= 3 || word(key) || possessive;
 }
 
 /** Levenshtein distance at most `edits` (early exit when a row exceeds it). */

@@ -213,6 +213,9 @@ function collect(
     // merchant.
     if (source.alert && !inSegment && brand.category_id === FINANCIAL) continue;
     const countryAgrees = brand.countries === null || brand.countries.has(country);
+    // An imported brand names the merchant only in its own countries (or with the MCC): nobody
+    // reviewed its aliases, and elsewhere the same words are more often a local namesake's.
+    if (brand.imported && !countryAgrees && !mccAgrees) continue;
     // One word naming a local brand of another country is more likely a namesake (`JUMBO` in the
     // Netherlands is the supermarket, not the Dubai electronics chain).
     if (!countryAgrees && m.end - m.start === 1 && !mccAgrees) continue;

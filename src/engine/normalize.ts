@@ -284,13 +284,14 @@ function splitToken(token: string, vocabulary: Vocabulary): [string, string] | n
     const rightFlags = vocabulary.flags(vocabulary.id(right));
     if ((rightFlags & PLACE) !== 0) return [token.slice(0, i), right];
     // Two names glued together: only in Latin script (fixed-width statement fields glue them; Arabic
-    // words that hold a name are other words: موبيليس is not موبي), and only a name long enough to be
-    // telling (`PIAGET` is not `PIA` + `GET`).
+    // words that hold a name are other words: موبيليس is not موبي), only a name long enough to be
+    // telling (`PIAGET` is not `PIA` + `GET`), and only words of curated names: with thousands of
+    // imported names, nobody reviewed, almost any unknown word is two of their words glued.
     if (
-      (left & WORD.alias) !== 0 &&
+      (left & WORD.reviewed) !== 0 &&
       i >= MIN_GLUED_NAME &&
       right.length >= MIN_SPLIT_PART &&
-      (rightFlags & WORD.alias) !== 0 &&
+      (rightFlags & WORD.reviewed) !== 0 &&
       !ARABIC_LETTER.test(token)
     ) {
       return [token.slice(0, i), right];

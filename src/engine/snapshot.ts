@@ -312,7 +312,10 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
   ]) {
     for (const t of p.tokens) vocabulary.add(t, WORD.whole | WORD.term);
   }
-  for (const p of aliasPatterns) for (const t of p.tokens) vocabulary.add(t, WORD.alias | WORD.whole);
+  for (const p of aliasPatterns) {
+    const flags = WORD.alias | WORD.whole | (p.value.brand.imported ? 0 : WORD.reviewed);
+    for (const t of p.tokens) vocabulary.add(t, flags);
+  }
   for (const p of cityPatterns) for (const t of p.tokens) vocabulary.add(t, WORD.city | WORD.whole);
   for (const c of data.locations.countries)
     for (const t of tokenize(c)) vocabulary.add(t, WORD.country | WORD.whole);

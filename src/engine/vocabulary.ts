@@ -25,6 +25,11 @@ export const WORD = {
   region: 32,
   /** A word of a rule phrase, category keyword, line word or processor prefix (`transfer`, `hotel`). */
   term: 64,
+  /**
+   * Occurs in a curated brand's alias (not only in a brand imported from name-suggestion-index):
+   * two glued names are split only into such words.
+   */
+  reviewed: 128,
 } as const;
 
 export const UNKNOWN_WORD = -1;

@@ -157,8 +157,9 @@ describe('ordinary words are not brands', () => {
   });
 
   it('a short alias glued to other letters is not the brand (PIAGET is not PIA + GET)', () => {
-    expect(brandOf('PIAGET', { country: 'PK' })).toBeNull();
-    expect(brandOf('PIAGET BOUTIQUE')).toBeNull();
+    // Piaget the watchmaker may be known; PIA (the airline) never.
+    expect(brandOf('PIAGET', { country: 'PK' })).not.toBe('pia');
+    expect(brandOf('PIAGET BOUTIQUE')).not.toBe('pia');
   });
 
   it('an Arabic name inside a longer Arabic word is not the brand: موبيليس is Mobilis, not MUBI', () => {
@@ -249,6 +250,13 @@ describe('brands imported from name-suggestion-index', () => {
     expect(brandOf('Покупка 150р KARANDASH Баланс 1000р', { country: 'RU' })).toBe('karandash');
     expect(brandOf('ART STUDIO KARANDASH', { country: 'RU' })).toBeNull();
     expect(brandOf('Покупка 150р ART STUDIO KARANDASH Баланс 1000р', { country: 'RU' })).toBeNull();
+  });
+
+  it('name the merchant only for an account in one of their countries: elsewhere the name is a namesake’s', () => {
+    expect(snapshot.brandsBySlug.get('karandash')?.countries?.has('AE')).toBe(false);
+    expect(brandOf('KARANDASH 123 MOSCOW RUS', { country: 'RU' })).toBe('karandash');
+    expect(brandOf('KARANDASH 123', { country: 'AE' })).toBeNull();
+    expect(brandOf('KARANDASH 123', { country: 'GB' })).toBeNull();
   });
 });
 

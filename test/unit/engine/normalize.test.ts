@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadReferenceData } from '../../../src/data/load.js';
 import { MAX_TEXT_CHARS, normalizeText } from '../../../src/engine/normalize.js';
 import { buildSnapshot, type Snapshot } from '../../../src/engine/snapshot.js';
+import { WORD } from '../../../src/engine/vocabulary.js';
 import { enrichOne, slugOf } from './fixtures.js';
 
 let snapshot: Snapshot;
@@ -171,6 +172,23 @@ describe('glued words', () => {
   it('does not split words that are words: `PAYROLL`, `CARREFOUR`', () => {
     expect(normalize('PAYROLL').tokens).toEqual(['payroll']);
     expect(normalize('CARREFOUR MARKET').tokens).toEqual(['carrefour', 'market']);
+  });
+
+  it('splits two curated names glued together, never two words only imported names hold', () => {
+    expect(normalize('CAREEMTALABAT').tokens).toEqual(['careem', 'talabat']);
+    // Words of imported brands' one-word aliases that no curated alias holds.
+    const importedOnly = [...snapshot.brandsById.values()]
+      .filter((b) => b.imported)
+      .map((b) => b.name.toLowerCase())
+      .filter((w) => /^[a-z]{5,8}$/.test(w))
+      .filter((w) => snapshot.vocabulary.is(w, WORD.alias) && !snapshot.vocabulary.is(w, WORD.reviewed))
+      .slice(0, 40);
+    expect(importedOnly.length).toBeGreaterThan(10);
+    for (let i = 0; i + 1 < importedOnly.length; i += 2) {
+      const glued = `${importedOnly[i]}${importedOnly[i + 1]}`;
+      if (snapshot.vocabulary.is(glued, WORD.whole)) continue;
+      expect(normalize(glued.toUpperCase()).tokens, glued).toEqual([glued]);
+    }
   });
 
   it('keeps the original letter case of split parts for display', () => {

@@ -2,7 +2,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DATA_DIR } from '../../../../src/data/load.js';
-import { slugify, statementSpellings } from '../../../../scripts/nsi/import.js';
+import type { Brand } from '../../../../src/data/schemas.js';
+import { tokenize } from '../../../../src/engine/text.js';
+import {
+  FIRST_WORLD_ID,
+  WORLD,
+  catalogUrl,
+  importBrands,
+  oneOrdinaryWord,
+  slugify,
+  statementSpellings,
+} from '../../../../scripts/nsi/import.js';
+import type { NsiIndex, NsiItem } from '../../../../scripts/nsi/index-data.js';
+import { genericWords } from '../../../../scripts/nsi/generic-words.js';
+import { loadWordLists } from '../../../../scripts/word-lists.js';
 import { domainOf } from '../../../../scripts/nsi/link.js';
 import { runImport } from '../../../../scripts/import-nsi.js';
 
@@ -43,4 +56,180 @@ describe('data/brands/nsi-mena.json and the Wikidata links', () => {
       /osm-tags\.json not found/,
     );
   });
+});
+
+/*
+ * The world import (data/brands/nsi-world.json): notable brands of the main card markets, never an
+ * item another import or the curated catalog already has, and no brand named by one ordinary word.
+ * A made-up index keeps each rule visible; the committed files are checked at the end.
+ */
+const OSM = { 'shop=clothes': '13-4', 'amenity=fast_food': '4-4', 'amenity=atm': null };
+
+function item(id: string, name: string, over: Partial<NsiItem> = {}): NsiItem {
+  return {
+    id,
+    displayName: name,
+    tag: 'shop=clothes',
+    kind: 'brands',
+    tags: { brand: name, name },
+    matchNames: [],
+    countries: ['GB'],
+    worldwide: false,
+    wikidata: `Q${9_000_000 + id.length * 1000 + id.charCodeAt(0)}`,
+    ...over,
+  };
+}
+
+function indexOf(items: NsiItem[]): NsiIndex {
+  return { version: '0.0.0', items, wikidata: () => null };
+}
+
+const curatedBrand = {
+  id: 7,
+  slug: 'zorvexa',
+  name: 'Zorvexa',
+  logo: 'brands/zorvexa.png',
+  sub_category_id: '13-4',
+  aliases: ['ZORVEXA'],
+  weak_aliases: [],
+  subscription: false,
+  name_alias: true,
+  mccs: [],
+  countries: ['GB'],
+  venue: false,
+  lines: [],
+} as unknown as Brand;
+
+function world(items: NsiItem[], excluded: string[] = []) {
+  return importBrands(indexOf(items), {
+    osmTags: OSM,
+    curated: [curatedBrand],
+    curatedWikidata: new Set(),
+    previousIds: new Map(),
+    regions: WORLD,
+    worldwide: true,
+    firstId: FIRST_WORLD_ID,
+    excluded: new Set(excluded),
+    notable: true,
+  });
+}
+
+describe('world import rules', () => {
+  it('takes a notable brand of a listed market, with ids in the world range', () => {
+    const { brands } = world([item('qwintaro-1', 'Qwintaro Outfitters')]);
+    expect(brands.map((b) => [b.name, b.id])).toEqual([['Qwintaro Outfitters', FIRST_WORLD_ID]]);
+  }, 60_000);
+
+  it('never imports an item another import already took', () => {
+    const { brands } = world([item('qwintaro-1', 'Qwintaro Outfitters')], ['qwintaro-1']);
+    expect(brands).toEqual([]);
+  }, 60_000);
+
+  it('takes neither operators nor items without a Wikidata id, nor markets outside the list', () => {
+    const { brands } = world([
+      item('op-1', 'Blorvane Council', { kind: 'operators' }),
+      item('nowd-1', 'Kelmarith Wear', { wikidata: null }),
+      item('far-1', 'Trovinel Wear', { countries: ['BR'] }),
+    ]);
+    expect(brands).toEqual([]);
+  }, 60_000);
+
+  it('skips a brand named by one ordinary word, keeps one of distinctive words', () => {
+    const { brands, skipped } = world([
+      item('w-1', 'Anchor'),
+      item('w-2', "Julia's"),
+      item('w-3', 'Quellbrook Denim'),
+    ]);
+    expect(brands.map((b) => b.name)).toEqual(['Quellbrook Denim']);
+    expect(skipped['named by one ordinary word']).toBe(2);
+  }, 60_000);
+
+  it('makes a glued name of ordinary words weak (`DIRTCHEAP` is as weak as `DIRT CHEAP`)', () => {
+    const [b] = world([item('g-1', 'Silver Garden')]).brands;
+    expect(b?.weak_aliases).toEqual(expect.arrayContaining(['SILVER GARDEN', 'SILVERGARDEN']));
+  }, 60_000);
+
+  it('gives a worldwide item every country, and a curated alias anywhere wins over it', () => {
+    const { brands } = world([
+      item('ww-1', 'Plindor Burger', { countries: [], worldwide: true, tag: 'amenity=fast_food' }),
+      item('ww-2', 'Zorvexa', { countries: [], worldwide: true, matchNames: ['zorvexa'] }),
+    ]);
+    expect(brands.map((b) => [b.name, b.countries])).toEqual([['Plindor Burger', ['*']]]);
+  }, 60_000);
+
+  it('takes no worldwide brand named only by ordinary words (its country is no second signal)', () => {
+    const { brands, skipped } = world([item('ww-3', 'Silver Garden', { countries: [], worldwide: true })]);
+    expect(brands).toEqual([]);
+    expect(skipped['worldwide, ordinary words only']).toBe(1);
+  }, 60_000);
+
+  it('imports no item of a tag the OSM map says is not a merchant', () => {
+    expect(world([item('atm-1', 'Vantrel Cash', { tag: 'amenity=atm' })]).brands).toEqual([]);
+  }, 60_000);
+});
+
+describe('import helpers for the world import', () => {
+  it('keeps a URL the catalog schema takes and drops what is no URL', () => {
+    expect(catalogUrl('https://www.example.com/')).toBe('https://www.example.com/');
+    expect(catalogUrl('not a url')).toBeNull();
+  });
+
+  it('tells one ordinary word from a name', () => {
+    const lists = loadWordLists();
+    const generic = genericWords();
+    expect(oneOrdinaryWord('anchor', lists, generic)).toBe(true);
+    expect(oneOrdinaryWord('abc', lists, generic)).toBe(true);
+    expect(oneOrdinaryWord('quellbrook', lists, generic)).toBe(false);
+    expect(oneOrdinaryWord('anchor bay', lists, generic)).toBe(false);
+    // A given name's possessive is as ordinary as the name; the same letters without the apostrophe
+    // may be a name.
+    expect(oneOrdinaryWord("Henry's", lists, generic)).toBe(true);
+    expect(oneOrdinaryWord('HENRY’S', lists, generic)).toBe(true);
+    expect(oneOrdinaryWord('Henrys', lists, generic)).toBe(false);
+  }, 60_000);
+});
+
+interface RawBrand {
+  id: number;
+  name: string;
+  aliases: string[];
+  weak_aliases: string[];
+  countries: string[];
+  nsi_id: string;
+  wikidata_id?: string;
+}
+
+describe('data/brands/nsi-world.json', () => {
+  const read = (file: string): RawBrand[] =>
+    (JSON.parse(readFileSync(join(DEFAULT_DATA_DIR, 'brands', file), 'utf8')) as { brands: RawBrand[] })
+      .brands;
+  const worldBrands = read('nsi-world.json');
+  const mena = read('nsi-mena.json');
+
+  it('takes no index item or Wikidata brand the MENA/CIS import has, and ids of its own range', () => {
+    const menaItems = new Set(mena.map((b) => b.nsi_id));
+    const menaWikidata = new Set(mena.flatMap((b) => (b.wikidata_id ? [b.wikidata_id] : [])));
+    expect(worldBrands.filter((b) => menaItems.has(b.nsi_id)).map((b) => b.name)).toEqual([]);
+    expect(worldBrands.filter((b) => menaWikidata.has(b.wikidata_id ?? '')).map((b) => b.name)).toEqual([]);
+    expect(new Set(worldBrands.map((b) => b.nsi_id)).size).toBe(worldBrands.length);
+    expect(worldBrands.every((b) => b.id >= FIRST_WORLD_ID && b.wikidata_id)).toBe(true);
+  });
+
+  it('has no brand named by one ordinary word, and each such alias weak', () => {
+    const lists = loadWordLists();
+    const generic = genericWords();
+    const key = (s: string): string => tokenize(s).join(' ');
+    expect(worldBrands.filter((b) => oneOrdinaryWord(b.name, lists, generic)).map((b) => b.name)).toEqual([]);
+    const strong = worldBrands.flatMap((b) =>
+      b.aliases
+        .filter((a) => !b.weak_aliases.includes(a))
+        .filter((a) =>
+          key(a)
+            .split(' ')
+            .every((t) => lists.english.has(t) || generic.has(t)),
+        )
+        .map((a) => `${b.name}: ${a}`),
+    );
+    expect(strong).toEqual([]);
+  }, 60_000);
 });
