@@ -12,7 +12,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_DATA_DIR, brandFiles } from '../src/data/load.js';
-import { brandFileSchema, osmTagMapSchema, type Brand } from '../src/data/schemas.js';
+import { brandFileSchema, businessLinesSchema, osmTagMapSchema, type Brand } from '../src/data/schemas.js';
 import { indentOf } from './alias-safety.js';
 import { FIRST_WORLD_ID, IMPORTED_REGIONS, WORLD, importBrands, type ImportedBrand } from './nsi/import.js';
 import { loadNsi } from './nsi/index-data.js';
@@ -52,6 +52,15 @@ export function readOsmTags(path: string): Record<string, string | null> {
   const parsed = osmTagMapSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
   if (!parsed.success) throw new Error(`${path}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   return parsed.data.tags;
+}
+
+/** OSM tag → the business lines (data/business-lines.json `osm_tags`) its imported brands carry. */
+function readLineTags(path: string): Map<string, string[]> {
+  const { lines } = businessLinesSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+  const byTag = new Map<string, string[]>();
+  for (const line of lines)
+    for (const tag of line.osm_tags) byTag.set(tag, [...(byTag.get(tag) ?? []), line.id]);
+  return byTag;
 }
 
 /**
@@ -120,8 +129,10 @@ export function runImport(
     );
   const curatedWikidata = new Set([...links.values()].map((l) => l.wikidata_id));
   const importPath = join(dataDir, 'brands', IMPORT_FILE);
+  const lineTags = readLineTags(join(dataDir, 'business-lines.json'));
   const report = importBrands(index, {
     osmTags,
+    lineTags,
     curated,
     curatedWikidata,
     previousIds: previousIds(importPath),
@@ -134,6 +145,7 @@ export function runImport(
   const worldPath = join(dataDir, 'brands', WORLD_FILE);
   const world = importBrands(index, {
     osmTags,
+    lineTags,
     curated: [...curated, ...report.brands],
     curatedWikidata: new Set([
       ...curatedWikidata,

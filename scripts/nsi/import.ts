@@ -107,6 +107,8 @@ export interface ImportReport {
 
 interface Options {
   readonly osmTags: Readonly<Record<string, string | null>>;
+  /** Line ids (data/business-lines.json) that the brands of an OSM tag carry besides their main trade. */
+  readonly lineTags?: ReadonlyMap<string, readonly string[]>;
   readonly curated: readonly Brand[];
   /** Wikidata ids the curated catalog has (its own or linked). */
   readonly curatedWikidata: ReadonlySet<string>;
@@ -402,7 +404,7 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       mccs: [],
       countries: [...countries],
       venue: false,
-      lines: [],
+      lines: [...(options.lineTags?.get(item.tag) ?? [])],
       ...(item.wikidata ? { wikidata_id: item.wikidata } : {}),
       ...(facts?.logoFile ? { logo_source: facts.logoFile } : {}),
       nsi_id: item.id,

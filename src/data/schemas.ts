@@ -286,6 +286,11 @@ export const businessLinesSchema = z.object({
       mccs: z.array(mcc),
       /** Words in the text that mean this line (`fuel`, `محطة`, `duty free`). */
       words: z.array(z.string().min(1)).min(1),
+      /**
+       * OpenStreetMap tags whose brands the name-suggestion-index import gives this line (a charity
+       * shop's brand is also the charity people donate to).
+       */
+      osm_tags: z.array(z.string().regex(/^[a-z_:]+=[a-z_;:]+$/)).default([]),
     }),
   ),
 });

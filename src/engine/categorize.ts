@@ -72,23 +72,28 @@ const INCOME_KINDS = ['salary', 'pension'] as const;
 /**
  * On a row the bank flags as a transfer, the words that say which kind of transfer it is (or that
  * it is income): a loan paid out, an insurance claim, a cheque or cash paid in, a wallet topped up,
- * dividends and rent received. The flag says money moved; these say why.
+ * dividends and rent received. The flag says money moved; these say why. In priority order: the
+ * sub-category for money coming in and for money going out, null to keep Account Transfer.
  */
-const TRANSFER_SUB_KINDS: readonly RuleKind[] = [
-  'rental_income',
-  'dividend',
-  'insurance_claim',
-  'loan_mortgage',
-  'loan_car',
-  'loan_student',
-  'loan_personal',
-  'cash_advance',
-  'cheque',
-  'atm_deposit',
-  'deposit',
-  'wallet_topup',
+const TRANSFER_SUB_KINDS: readonly (readonly [
+  RuleKind,
+  { inward: string | null; outward: string | null },
+])[] = [
+  ['rental_income', { inward: '8-5', outward: null }],
+  ['dividend', { inward: '8-3', outward: null }],
+  ['insurance_claim', { inward: '14-6', outward: null }],
+  ['loan_mortgage', { inward: '14-1', outward: null }],
+  ['loan_car', { inward: '14-1', outward: null }],
+  ['loan_student', { inward: '14-1', outward: null }],
+  ['loan_personal', { inward: '14-1', outward: null }],
+  ['cash_advance', { inward: '14-1', outward: null }],
+  ['cheque', { inward: '14-2', outward: '15-4' }],
+  ['atm_deposit', { inward: '14-2', outward: null }],
+  ['deposit', { inward: '14-2', outward: null }],
+  ['wallet_topup', { inward: null, outward: '15-4' }],
 ];
 const NO_KINDS: readonly RuleKind[] = [];
+const NO_TRANSFER_SUB_KINDS: typeof TRANSFER_SUB_KINDS = [];
 
 /** Rules a matched non-financial brand overrides (`GEMS SCHOOL FEES` is a school, not a bank fee). */
 const BRAND_OVERRIDES = new Set<RuleKind>([
@@ -186,10 +191,10 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       const rule = moneyTransferBrand ? null : 'remittance';
       return decided(inward ? '14-5' : '15-3', 0.95, 'flag:is_transfer+remittance', rule);
     }
-    for (const kind of found.size > 0 ? TRANSFER_SUB_KINDS : NO_KINDS) {
+    for (const [kind, subs] of found.size > 0 ? TRANSFER_SUB_KINDS : NO_TRANSFER_SUB_KINDS) {
       const p = found.get(kind);
       if (!p || (brandIsMerchant && BRAND_OVERRIDES.has(kind))) continue;
-      const sub = transferSubCategory(kind, inward);
+      const sub = inward ? subs.inward : subs.outward;
       if (sub) return decided(sub, 0.95, `flag:is_transfer+${kind}:"${p.phrase}"`, kind);
     }
     return decided(inward ? '14-3' : '15-2', 0.95, 'flag:is_transfer', 'transfer');
@@ -298,33 +303,6 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     null,
     refund,
   );
-}
-
-/** The sub-category a kind's words give a row flagged as a transfer, or null to keep Account Transfer. */
-function transferSubCategory(kind: RuleKind, inward: boolean): string | null {
-  switch (kind) {
-    case 'rental_income':
-      return inward ? '8-5' : null;
-    case 'dividend':
-      return inward ? '8-3' : null;
-    case 'insurance_claim':
-      return inward ? '14-6' : null;
-    case 'loan_mortgage':
-    case 'loan_car':
-    case 'loan_student':
-    case 'loan_personal':
-    case 'cash_advance':
-      return inward ? '14-1' : null;
-    case 'cheque':
-      return inward ? '14-2' : '15-4';
-    case 'atm_deposit':
-    case 'deposit':
-      return inward ? '14-2' : null;
-    case 'wallet_topup':
-      return inward ? null : '15-4';
-    default:
-      return null;
-  }
 }
 
 function subCategoryForRule(kind: RuleKind, direction: Direction, input: CategorizeInput): string | null {

@@ -44,6 +44,22 @@ describe('lines of business', () => {
     expect(outcome('EMIRATES AIRLINE DXB')).toMatchObject({ brand: 'emirates', sub: '17-3' });
   });
 
+  it('a charity’s shop sells second-hand goods; a payment with the donations MCC or word is a donation', () => {
+    const slug = [...snapshot.brandsBySlug.values()].find((b) => b.name === 'British Red Cross')?.slug;
+    expect(slug).toBeDefined();
+    expect(outcome('BRITISH RED CROSS 0412 LONDON', { country: 'GB' })).toMatchObject({
+      brand: slug,
+      sub: '13-2',
+    });
+    const e = outcome('BRITISH RED CROSS 0412 LONDON', { country: 'GB', mcc: '8398' });
+    expect(e).toMatchObject({ brand: slug, sub: '5-3' });
+    expect(e.reason).toContain('line:donation+mcc:8398');
+    expect(outcome('BRITISH RED CROSS DONATION', { country: 'GB' })).toMatchObject({
+      brand: slug,
+      sub: '5-3',
+    });
+  });
+
   it('a brand without the line keeps its trade whatever the words', () => {
     expect(outcome('STARBUCKS FOOD', { country: 'AE' })).toMatchObject({ brand: 'starbucks', sub: '4-3' });
   });

@@ -166,6 +166,28 @@ describe('world import rules', () => {
   it('imports no item of a tag the OSM map says is not a merchant', () => {
     expect(world([item('atm-1', 'Vantrel Cash', { tag: 'amenity=atm' })]).brands).toEqual([]);
   }, 60_000);
+
+  it('gives the brands of a tag the lines data/business-lines.json names for it', () => {
+    const { brands } = importBrands(
+      indexOf([item('ch-1', 'Quarvel Aid'), item('ff-1', 'Drenvik Grill', { tag: 'amenity=fast_food' })]),
+      {
+        osmTags: OSM,
+        lineTags: new Map([['shop=clothes', ['donation']]]),
+        curated: [curatedBrand],
+        curatedWikidata: new Set(),
+        previousIds: new Map(),
+        regions: WORLD,
+        firstId: FIRST_WORLD_ID,
+        notable: true,
+      },
+    );
+    expect(new Map(brands.map((b) => [b.name, b.lines]))).toEqual(
+      new Map([
+        ['Quarvel Aid', ['donation']],
+        ['Drenvik Grill', []],
+      ]),
+    );
+  }, 60_000);
 });
 
 describe('import helpers for the world import', () => {
