@@ -65,6 +65,15 @@ export const brandSchema = z.object({
   ...brandFields,
   logo: z.string().regex(/^brands\/[a-z0-9-]+\.png$/, 'relative path brands/<slug>.png'),
   mccs: z.array(mcc).default([]),
+  /**
+   * An airline's IATA accounting code: the first three digits of every ticket number it issues
+   * (Emirates 176). Statements print the 13-digit ticket number after the airline's name
+   * (`UNITED 0169091841258`), which tells the airline from the ordinary word.
+   */
+  ticket_prefix: z
+    .string()
+    .regex(/^\d{3}$/, 'three digits, the IATA accounting code ("176")')
+    .optional(),
   countries: z.array(country).min(1),
   /**
    * A place that hosts other merchants (a mall, an airport): its name often appears in a shop's

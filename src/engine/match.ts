@@ -88,6 +88,8 @@ export function matchBrand(
   }
   const fuzzy = fuzzyMatch(text, mcc, country, snapshot);
   if (fuzzy) return fuzzy;
+  const ticket = ticketMatch(text, snapshot);
+  if (ticket) return ticket;
   // Some intermediaries are the merchant when no one stands behind them: `APPLE.COM/BILL` alone is
   // Apple's own services, `AMZN MKTP` alone is Amazon.
   const fallback = text.intermediary?.fallback_brand;
@@ -428,6 +430,45 @@ function fuzzyMatch(
   if (mcc !== '' && brand.mccs.size > 0 && !brand.mccs.has(mcc)) return null;
   if (brand.countries !== null && !brand.countries.has(country)) return null;
   return { brand, confidence: 0.7, reason: `fuzzy-${how}:"${word}"~"${alias.text}"` };
+}
+
+const TICKET_NUMBER = /^\d{13}$/;
+
+/**
+ * An airline's ticket number (its three-digit accounting code and ten digits) after the first word
+ * of its name: `UNITED 0169091841258`, `AMERICAN 0012345678901`, or the name in the bank's merchant
+ * name field and the number in the description. Statements print it for every ticket sold, and the
+ * pair tells the airline from the ordinary word its name starts with.
+ */
+function ticketMatch(text: NormalizedText, snapshot: Snapshot): BrandMatch | null {
+  if (snapshot.ticketAirlines.size === 0) return null;
+  return (
+    ticketIn(text.merchantTokens, 0, text.merchantTokens.length, [], snapshot) ??
+    ticketIn(text.tokens, text.segment[0], text.segment[1], text.merchantTokens, snapshot)
+  );
+}
+
+function ticketIn(
+  tokens: readonly string[],
+  from: number,
+  to: number,
+  named: readonly string[],
+  snapshot: Snapshot,
+): BrandMatch | null {
+  for (let i = from; i < to; i++) {
+    const t = tokens[i] as string;
+    if (!TICKET_NUMBER.test(t)) continue;
+    const airline = snapshot.ticketAirlines.get(t.slice(0, 3));
+    if (!airline) continue;
+    if (named.includes(airline.nameWord) || tokens.slice(from, i).includes(airline.nameWord)) {
+      return {
+        brand: airline.brand,
+        confidence: 0.9,
+        reason: `ticket-number:${t.slice(0, 3)}+"${airline.nameWord}"`,
+      };
+    }
+  }
+  return null;
 }
 
 function round(x: number): number {

@@ -31,6 +31,8 @@ export interface BrandEntry extends BrandRef {
    * reviewed, so the engine asks more of them (docs/engine.md, alias safety).
    */
   readonly imported: boolean;
+  /** An airline's IATA accounting code, the first three digits of its ticket numbers; else null. */
+  readonly ticket_prefix: string | null;
 }
 
 /** A line of business a brand carries (data/business-lines.json; chosen in lines.ts). */
@@ -136,6 +138,11 @@ export interface Snapshot {
   readonly ordinaryWords: ReadonlySet<string>;
   /** Words that name a line of business (`fuel`, `محطة`, `duty free`), valued by line id. */
   readonly lineWords: TokenAutomaton<string>;
+  /**
+   * Airlines by the first three digits of their ticket numbers (`176` Emirates), with the first
+   * word of their name as statements print it (`united`), which must stand before the number.
+   */
+  readonly ticketAirlines: ReadonlyMap<string, { readonly brand: BrandEntry; readonly nameWord: string }>;
 }
 
 // Arabic letters: the fuzzy matcher reads Latin script only (see buildSnapshot).
@@ -201,10 +208,18 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       return line;
     });
 
+  const ticketAirlines = new Map<string, { brand: BrandEntry; nameWord: string }>();
   for (const b of data.brands) {
     const entry = toEntry(b, null, b.slug, linesOf(b));
     brandsById.set(entry.id, entry);
     brandsBySlug.set(entry.slug, entry);
+    const nameWord = tokenize(b.name)[0];
+    if (b.ticket_prefix !== undefined && nameWord !== undefined) {
+      const other = ticketAirlines.get(b.ticket_prefix);
+      if (other)
+        throw new Error(`brands ${other.brand.slug} and ${b.slug} share ticket prefix ${b.ticket_prefix}`);
+      ticketAirlines.set(b.ticket_prefix, { brand: entry, nameWord });
+    }
     // A name that is also an ordinary word (Next, Target) is only as strong as its weak alias.
     const weak = new Set(b.weak_aliases.map((a) => tokenize(a).join(' ')));
     const strong = [...(b.name_alias ? [b.name] : []), ...b.aliases].filter(
@@ -353,6 +368,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     notNameWords: new Set(rules.not_name_words.flatMap((w) => tokenize(w))),
     lineWords,
     ordinaryWords: new Set(data.words.words),
+    ticketAirlines,
   });
 }
 
@@ -382,6 +398,7 @@ function toEntry(
     venue: 'venue' in b ? b.venue : false,
     lines,
     imported: 'nsi_id' in b && b.nsi_id !== undefined,
+    ticket_prefix: ('ticket_prefix' in b ? b.ticket_prefix : undefined) ?? parent?.ticket_prefix ?? null,
   });
 }
 

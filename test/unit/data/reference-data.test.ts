@@ -311,6 +311,14 @@ describe('malls', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('every ticket prefix belongs to one airline (Flights), and no two airlines share one', () => {
+    const withPrefix = data.brands.filter((b) => b.ticket_prefix !== undefined);
+    expect(withPrefix.length).toBeGreaterThan(50);
+    expect(withPrefix.filter((b) => b.sub_category_id !== '17-3').map((b) => b.slug)).toEqual([]);
+    const prefixes = withPrefix.map((b) => b.ticket_prefix);
+    expect(new Set(prefixes).size).toBe(prefixes.length);
+  });
+
   it('every venue named a mall is a shopping venue', () => {
     const wrong = data.brands
       .filter((b) => b.venue && /\bmall\b|مول/i.test(`${b.name} ${b.name_ar}`) && b.sub_category_id !== MALLS)

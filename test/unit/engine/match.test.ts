@@ -513,3 +513,41 @@ describe('display name and confidence', () => {
     }
   });
 });
+
+describe('an airline’s ticket number after the first word of its name', () => {
+  it('names the airline whose accounting code starts the 13-digit number', () => {
+    for (const [text, country, slug] of [
+      ['UNITED 0169091841258', 'US', 'united-airlines'],
+      ['DELTA 0062345678901', 'US', 'delta'],
+      ['SOUTHWEST 5260218719167', 'US', 'southwest'],
+      ['EMIRATES 1769228301873 DUBAI', 'AE', 'emirates'],
+      ['AMERICAN 0012345678901', 'US', 'american-airlines'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(slugOf(snapshot, e), text).toBe(slug);
+      expect(e.sub_category.id, text).toBe('17-3');
+      expect(e.reasons.brand, text).toMatch(/^ticket-number:\d{3}\+"/);
+    }
+  });
+
+  it('needs both: another airline’s code, a number of other length, or the number alone name nobody', () => {
+    expect(brandOf('UNITED 1769228301873', { country: 'US' })).toBeNull();
+    expect(brandOf('DELTA 006234567890', { country: 'US' })).toBeNull();
+    expect(brandOf('DELTA 00623456789012', { country: 'US' })).toBeNull();
+    expect(brandOf('PAYMENT 0169091841258', { country: 'US' })).toBeNull();
+    // The number comes after the name, not before it.
+    expect(brandOf('0169091841258 UNITED', { country: 'US' })).toBeNull();
+  });
+});
+
+describe('an airline’s ticket number with its name in the merchant name field', () => {
+  it('reads the name from the bank’s merchant name and the number from the description', () => {
+    const e = enrich({
+      raw_description: 'EMIRATES 1769228301873 DUBAI',
+      merchant_name: 'EMIRATES',
+      country: 'AE',
+    });
+    expect(slugOf(snapshot, e)).toBe('emirates');
+    expect(e.reasons.brand).toBe('ticket-number:176+"emirates"');
+  });
+});
