@@ -349,8 +349,10 @@ describe('a bank name inside a longer bank name', () => {
   });
 
   it('a local bank’s name followed by another country is that country’s namesake', () => {
-    expect(brandOf('AL SALAM BANK ALGERIA', { country: 'DZ' })).toBeNull();
+    expect(brandOf('GULF BANK EGYPT', { country: 'EG' })).toBeNull();
     expect(brandOf('AL SALAM BANK', { country: 'BH' })).toBe('al-salam-bank');
+    // Unless that country's bank of the name is in the catalog.
+    expect(brandOf('AL SALAM BANK ALGERIA', { country: 'DZ' })).toBe('al-salam-bank-algeria');
   });
 
   it('a longer bank that is itself a brand wins over the name inside it', () => {
@@ -549,5 +551,51 @@ describe('an airline’s ticket number with its name in the merchant name field'
     });
     expect(slugOf(snapshot, e)).toBe('emirates');
     expect(e.reasons.brand).toBe('ticket-number:176+"emirates"');
+  });
+});
+
+describe('banks of Lebanon, Iraq and the Maghreb in alerts and statements', () => {
+  it('names the bank a customer repays or is charged by, in Arabic alerts and French statement lines', () => {
+    for (const [text, country, slug, sub] of [
+      ['تم سداد بطاقة ائتمان بنك عوده مبلغ 150 USD', 'LB', 'bank-audi', '9-5'],
+      ['ECHEANCE PRET BIAT 0004512 TUNIS', 'TN', 'biat', '9-3'],
+      ["FRAIS TENUE DE COMPTE CREDIT POPULAIRE D'ALGERIE", 'DZ', 'cpa-algerie', '1-1'],
+      ['قسط قرض مصرف الرافدين 250000 دينار', 'IQ', 'rafidain-bank', '9-3'],
+      ['REMBOURSEMENT CREDIT ATTIJARIWAFA BANK CASABLANCA', 'MA', 'attijariwafa-bank', '9-3'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(slugOf(snapshot, e), text).toBe(slug);
+      expect(e.sub_category.id, text).toBe(sub);
+    }
+  });
+
+  it('reads the bank in an ATM alert as the channel of a cash withdrawal', () => {
+    for (const [text, country] of [
+      ['تم سحب مبلغ 2,000,000 ل.ل. من صراف بنك لبنان والمهجر فرع الحمرا', 'LB'],
+      ['RETRAIT DAB BANQUE ZITOUNA SOUSSE 12/03', 'TN'],
+      ['RETRAIT GAB CREDIT POPULAIRE D ALGERIE ORAN', 'DZ'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(e.sub_category.id, text).toBe('2-1');
+      expect(e.brand, text).toBeNull();
+      expect(e.reasons.brand, text).toBe('suppressed-by:atm_withdrawal');
+    }
+  });
+
+  it('names wallets and money-transfer houses, and keeps a bank card alert’s merchant', () => {
+    expect(brandOf('OMT LEBANON BEIRUT HAMRA', { country: 'LB' })).toBe('omt');
+    expect(brandOf('WAFACASH AGENCE MAARIF', { country: 'MA' })).toBe('wafacash');
+    expect(brandOf('ZAIN CASH TOP UP', { country: 'IQ' })).toBe('zaincash');
+    expect(brandOf('VODAFONE CASH', { country: 'EG' })).toBe('vodafone-cash');
+    expect(brandOf('Purchase at SPINNEYS ACHRAFIEH with your BLOM card ending 1234', { country: 'LB' })).toBe(
+      'spinneys',
+    );
+  });
+
+  it('leaves the short and ordinary names alone without a second signal', () => {
+    expect(brandOf('AMEN', { country: 'TN' })).toBeNull();
+    expect(brandOf('CPA', { country: 'US' })).toBeNull();
+    expect(brandOf('BADR RESTAURANT', { country: 'DZ' })).toBeNull();
+    expect(brandOf('FASTPAY', { country: 'US' })).toBeNull();
   });
 });
