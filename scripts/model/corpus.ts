@@ -185,6 +185,13 @@ function listOf(value: readonly string[] | string | undefined): string[] {
     .filter((s) => s.length > 1);
 }
 
+/**
+ * Tags whose sub-presets differ by what they sell (`vending=parking_tickets`, `vending=coffee`): the
+ * sub-preset's aliases and search terms are the goods (`coffee`, `petrol`, `stamps`, `flowers`), which
+ * would teach that a coffee shop or a petrol station is a vending machine. Only their names count.
+ */
+const GOODS_SUBTYPES = new Set(['amenity=vending_machine']);
+
 export function presetSeeds(map: OsmTagMap): Seed[] {
   const dir = join(packageDir('@openstreetmap/id-tagging-schema'), 'dist');
   const presets = JSON.parse(readFileSync(join(dir, 'presets.json'), 'utf8')) as Record<
@@ -192,9 +199,14 @@ export function presetSeeds(map: OsmTagMap): Seed[] {
     { tags: Record<string, string>; searchable?: boolean }
   >;
   const labels = new Map<string, string | null>();
+  /** Presets whose aliases and search terms name the goods, not the trade (below). */
+  const goodsOnly = new Set<string>();
   for (const id of Object.keys(presets).sort()) {
-    const tag = tagOf((presets[id] as { tags: Record<string, string> }).tags, map);
-    if (tag !== undefined) labels.set(id, map.tags[tag] ?? null);
+    const tags = (presets[id] as { tags: Record<string, string> }).tags;
+    const tag = tagOf(tags, map);
+    if (tag === undefined) continue;
+    labels.set(id, map.tags[tag] ?? null);
+    if (GOODS_SUBTYPES.has(tag) && Object.keys(tags).length > 1) goodsOnly.add(id);
   }
   const seeds: Seed[] = [];
   const available = new Set(readdirSync(join(dir, 'translations')));
@@ -209,9 +221,12 @@ export function presetSeeds(map: OsmTagMap): Seed[] {
       if (label !== null && !isMerchantClass(label)) continue;
       const t = translated[id];
       if (!t) continue;
-      const texts = new Set([...(t.name ? [t.name] : []), ...listOf(t.aliases)]);
-      // Search terms are looser ("dine", "table" for a fast-food place): only short ones.
-      for (const term of listOf(t.terms)) if (term.split(/\s+/).length <= 3) texts.add(term);
+      const texts = new Set(t.name ? [t.name] : []);
+      if (!goodsOnly.has(id)) {
+        for (const alias of listOf(t.aliases)) texts.add(alias);
+        // Search terms are looser ("dine", "table" for a fast-food place): only short ones.
+        for (const term of listOf(t.terms)) if (term.split(/\s+/).length <= 3) texts.add(term);
+      }
       for (const text of texts) {
         seeds.push({ text, label, source: 'id-tagging-schema', lang: lang.slice(0, 2), kind: 'term' });
       }

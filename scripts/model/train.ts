@@ -28,8 +28,9 @@ import { MAX_FEATURES, extractFeatures } from '../../src/engine/merchant-feature
 import { MerchantModel } from '../../src/engine/merchant-model.js';
 import { merchantTypeWords } from '../../src/engine/merchant-type.js';
 import { normalizeText } from '../../src/engine/normalize.js';
+import { tokenize } from '../../src/engine/text.js';
 import { buildSnapshot, type Snapshot } from '../../src/engine/snapshot.js';
-import { nsiSeeds, presetSeeds, repositorySeeds, type Seed } from './corpus.js';
+import { isMerchantClass, nsiSeeds, presetSeeds, repositorySeeds, type Seed } from './corpus.js';
 import { learn, type Example } from './learn.js';
 import { noiseContext, pseudoWord, render, type NoiseContext } from './noise.js';
 import { Random, stableHash } from './random.js';
@@ -77,13 +78,40 @@ export function collectSeeds(data: ReferenceData, words: CorpusWords): Seed[] {
   const map = loadOsmTagMap();
   const seen = new Set<string>();
   const seeds: Seed[] = [];
-  for (const s of [...nsiSeeds(map), ...presetSeeds(map), ...repositorySeeds(data, words)]) {
+  const keywordSub = keywordSubCategories(data);
+  for (const raw of [...nsiSeeds(map), ...presetSeeds(map), ...repositorySeeds(data, words)]) {
+    const s = alignedWithKeyword(raw, keywordSub);
     const key = `${s.label}\u0000${s.text.toLowerCase()}`;
     if (seen.has(key)) continue;
     seen.add(key);
     seeds.push(s);
   }
   return seeds;
+}
+
+/** Each keyword of `data/rules.json` (its words as the engine reads them) → its sub-category. */
+function keywordSubCategories(data: ReferenceData): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const k of data.rules.keywords) {
+    if (!isMerchantClass(k.sub_category_id)) continue;
+    for (const w of k.words) out.set(tokenize(w).join(' '), k.sub_category_id);
+  }
+  return out;
+}
+
+/**
+ * A trade word that is exactly one of the engine's keywords takes the keyword's sub-category when
+ * both are in the same category: OpenStreetMap and the bank spellings file the corner grocery, the
+ * butcher or the juice bar under neighbouring sub-categories (`baqala` a convenience store, `butcher`
+ * a supermarket), and the model should not name a sub-category the keyword step would not for the
+ * same word. A keyword of another category is another reading of the word (`fish`: a restaurant, a
+ * fishmonger, an aquarium) and changes nothing.
+ */
+function alignedWithKeyword(seed: Seed, keywordSub: ReadonlyMap<string, string>): Seed {
+  if (seed.kind !== 'term' || seed.label === null) return seed;
+  const sub = keywordSub.get(tokenize(seed.text).join(' '));
+  if (sub === undefined || sub === seed.label || categoryOf(sub) !== categoryOf(seed.label)) return seed;
+  return { ...seed, label: sub };
 }
 
 function toExample(
