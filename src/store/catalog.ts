@@ -69,6 +69,7 @@ export async function seedCatalog(db: Database, brands: readonly Brand[]): Promi
       logo_source: b.logo_source ?? null,
       lines: b.lines,
       nsi_id: b.nsi_id ?? null,
+      ticket_prefix: b.ticket_prefix ?? null,
       seed_digest: digest,
     }));
     // A new catalog can hand a slug to another id (an import re-numbered, a brand replaced): the old
@@ -79,14 +80,14 @@ export async function seedCatalog(db: Database, brands: readonly Brand[]): Promi
     await tx.query(
       `INSERT INTO brands (id, slug, position, name, name_ar, name_ar_source, website, logo, sub_category_id,
                            subscription, name_alias, mccs, countries, venue, wikidata_id, logo_source, lines,
-                           nsi_id, origin, seed_digest, version)
+                           nsi_id, ticket_prefix, origin, seed_digest, version)
        SELECT r.id, r.slug, r.position, r.name, r.name_ar, r.name_ar_source, r.website, r.logo, r.sub_category_id,
               r.subscription, r.name_alias, r.mccs, r.countries, r.venue, r.wikidata_id, r.logo_source, r.lines,
-              r.nsi_id, 'catalog', r.seed_digest, nextval('change_seq')
+              r.nsi_id, r.ticket_prefix, 'catalog', r.seed_digest, nextval('change_seq')
        FROM jsonb_to_recordset($1::jsonb) AS r(id integer, slug text, position integer, name text, name_ar text,
             name_ar_source text, website text, logo text, sub_category_id text, subscription boolean,
             name_alias boolean, mccs text[], countries text[], venue boolean, wikidata_id text, logo_source text,
-            lines text[], nsi_id text, seed_digest text)
+            lines text[], nsi_id text, ticket_prefix text, seed_digest text)
        ORDER BY r.position
        ON CONFLICT (id) DO UPDATE SET
          slug = EXCLUDED.slug, position = EXCLUDED.position, name = EXCLUDED.name, name_ar = EXCLUDED.name_ar,
@@ -94,7 +95,7 @@ export async function seedCatalog(db: Database, brands: readonly Brand[]): Promi
          sub_category_id = EXCLUDED.sub_category_id, subscription = EXCLUDED.subscription,
          name_alias = EXCLUDED.name_alias, mccs = EXCLUDED.mccs, countries = EXCLUDED.countries,
          venue = EXCLUDED.venue, wikidata_id = EXCLUDED.wikidata_id, logo_source = EXCLUDED.logo_source,
-         lines = EXCLUDED.lines, nsi_id = EXCLUDED.nsi_id, seed_digest = EXCLUDED.seed_digest, version = EXCLUDED.version, updated_at = now()
+         lines = EXCLUDED.lines, nsi_id = EXCLUDED.nsi_id, ticket_prefix = EXCLUDED.ticket_prefix, seed_digest = EXCLUDED.seed_digest, version = EXCLUDED.version, updated_at = now()
        WHERE brands.origin = 'catalog'`,
       [JSON.stringify(brandRows)],
     );
@@ -202,6 +203,7 @@ interface BrandRow {
   logo_source: string | null;
   lines: string[] | null;
   nsi_id: string | null;
+  ticket_prefix: string | null;
   origin: string;
   version: string;
 }
@@ -247,7 +249,7 @@ async function retireTakenSlugs(
 export async function loadCatalog(q: Queryable): Promise<LoadedCatalog> {
   const brands = await q.query<BrandRow>(
     `SELECT id, slug, position, name, name_ar, name_ar_source, website, logo, sub_category_id, subscription,
-            name_alias, mccs, countries, venue, wikidata_id, logo_source, lines, nsi_id, origin,
+            name_alias, mccs, countries, venue, wikidata_id, logo_source, lines, nsi_id, ticket_prefix, origin,
             version::text AS version
      FROM brands_effective ORDER BY position, id`,
   );
@@ -314,6 +316,7 @@ export async function loadCatalog(q: Queryable): Promise<LoadedCatalog> {
       ...(b.logo_source ? { logo_source: b.logo_source } : {}),
       lines: b.lines ?? [],
       ...(b.nsi_id ? { nsi_id: b.nsi_id } : {}),
+      ...(b.ticket_prefix ? { ticket_prefix: b.ticket_prefix } : {}),
       ...(productLines ? { product_lines: productLines } : {}),
     });
   }

@@ -305,6 +305,31 @@ SELECT id, slug, position,
 FROM brands;
 `,
   },
+  {
+    version: 6,
+    name: 'catalog: airlines ticket prefixes',
+    sql: `
+-- An airline's IATA accounting code (the first digits of its ticket numbers) names it beside an
+-- ordinary first word (UNITED 0169091841258): the store must keep it, or a store-backed worker
+-- matches differently from the catalog files.
+ALTER TABLE brands ADD COLUMN ticket_prefix text;
+-- Rows seeded before this column hold it empty under an unchanged digest: forget the digests, so the
+-- next seed writes every catalog brand again.
+UPDATE brands SET seed_digest = NULL WHERE origin = 'catalog';
+
+CREATE OR REPLACE VIEW brands_effective AS
+SELECT id, slug, position,
+       coalesce(overrides ->> 'name', name) AS name,
+       coalesce(overrides ->> 'name_ar', name_ar) AS name_ar,
+       CASE WHEN overrides ? 'name_ar' THEN 'official' ELSE name_ar_source END AS name_ar_source,
+       coalesce(overrides ->> 'website', website) AS website,
+       coalesce(overrides ->> 'logo', logo) AS logo,
+       coalesce(overrides ->> 'sub_category_id', sub_category_id) AS sub_category_id,
+       subscription, name_alias, mccs, countries, venue, origin, overrides, version, updated_at,
+       wikidata_id, logo_source, lines, nsi_id, ticket_prefix
+FROM brands;
+`,
+  },
 ];
 
 /** Applies the migrations this database lacks; returns the versions it applied. */

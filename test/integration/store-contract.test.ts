@@ -113,7 +113,7 @@ describe.each(backends)('brand store contract on %s', (backend) => {
   });
 
   it('migrates once: a second run applies nothing', async () => {
-    expect(await migrate(db)).toEqual([1, 2, 3, 4, 5]);
+    expect(await migrate(db)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(await migrate(db)).toEqual([]);
     const { rows } = await db.query<{ t: string }>(
       `SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`,
