@@ -193,7 +193,7 @@ function collect(
     const brand = m.value.brand;
     const mccAgrees = mcc !== '' && brand.mccs.has(mcc);
     const whole_ = m.start === 0 && m.end === whole;
-    const leads = m.start === anchor || whole_;
+    const leads = whole_ || leadsAfterPlaces(m.start, source, snapshot);
     // A weak alias (an ordinary word such as NEXT, TARGET or كريم, or three letters) names the
     // brand only with a second signal (data/alias-rules.json; docs/engine.md).
     if (m.value.weak && !(mccAgrees || (leads && secondSignal(m, matches, source, country, snapshot))))
@@ -230,6 +230,19 @@ function collect(
       inSegment,
     });
   }
+}
+
+/**
+ * The match starts the merchant's name, or only place and filler words stand before it: many banks
+ * print the country and city first (`RUS MOSCOW <name>`, `KAZ ALMATY <name>`), and those say where the
+ * merchant is, not who.
+ */
+function leadsAfterPlaces(start: number, { ids, anchor }: Source, snapshot: Snapshot): boolean {
+  if (start < anchor) return false;
+  for (let i = anchor; i < start; i++) {
+    if ((snapshot.vocabulary.flags(ids[i] as number) & FILLER) === 0) return false;
+  }
+  return true;
 }
 
 /**

@@ -111,6 +111,13 @@ describe('weak aliases (ordinary words such as NEXT) need a second signal', () =
     expect(brandOf('PURCHASE NEXT')).toBe('next');
   });
 
+  it('accepts a weak alias after the country and city a bank prints first', () => {
+    expect(brandOf('GBR LONDON NEXT', { country: 'GB' })).toBe('next');
+    expect(brandOf('UK LONDON NEXT 0412', { country: 'GB' })).toBe('next');
+    // A name word before it is still another name's.
+    expect(brandOf('LONDON XQZW NEXT', { country: 'GB' })).toBeNull();
+  });
+
   it('rejects a weak alias in the middle of the text', () => {
     expect(brandOf('XQZW NEXT DAY DELIVERY')).toBeNull();
     expect(brandOf('XQZW NEXT')).toBeNull();
@@ -249,6 +256,8 @@ describe('brands imported from name-suggestion-index', () => {
     expect(brandOf('KARANDASH 123 MOSCOW RUS', { country: 'RU' })).toBe('karandash');
     expect(brandOf('Покупка 150р KARANDASH Баланс 1000р', { country: 'RU' })).toBe('karandash');
     expect(brandOf('ART STUDIO KARANDASH', { country: 'RU' })).toBeNull();
+    // The country and city some banks print first are where, not who.
+    expect(brandOf('RUS MOSCOW KARANDASH', { country: 'RU' })).toBe('karandash');
     expect(brandOf('Покупка 150р ART STUDIO KARANDASH Баланс 1000р', { country: 'RU' })).toBeNull();
   });
 
