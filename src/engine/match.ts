@@ -473,7 +473,7 @@ function ticketIn(
     if (!TICKET_NUMBER.test(t)) continue;
     const airline = snapshot.ticketAirlines.get(t.slice(0, 3));
     if (!airline) continue;
-    if (named.includes(airline.nameWord) || tokens.slice(from, i).includes(airline.nameWord)) {
+    if (named.includes(airline.nameWord) || nameWordBefore(tokens, airline.nameWord, from, i)) {
       return {
         brand: airline.brand,
         confidence: 0.9,
@@ -482,6 +482,11 @@ function ticketIn(
     }
   }
   return null;
+}
+
+function nameWordBefore(tokens: readonly string[], word: string, from: number, to: number): boolean {
+  const at = tokens.indexOf(word, from);
+  return at !== -1 && at < to;
 }
 
 function round(x: number): number {

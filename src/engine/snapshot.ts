@@ -31,8 +31,6 @@ export interface BrandEntry extends BrandRef {
    * reviewed, so the engine asks more of them (docs/engine.md, alias safety).
    */
   readonly imported: boolean;
-  /** An airline's IATA accounting code, the first three digits of its ticket numbers; else null. */
-  readonly ticket_prefix: string | null;
 }
 
 /** A line of business a brand carries (data/business-lines.json; chosen in lines.ts). */
@@ -398,7 +396,6 @@ function toEntry(
     venue: 'venue' in b ? b.venue : false,
     lines,
     imported: 'nsi_id' in b && b.nsi_id !== undefined,
-    ticket_prefix: ('ticket_prefix' in b ? b.ticket_prefix : undefined) ?? parent?.ticket_prefix ?? null,
   });
 }
 
