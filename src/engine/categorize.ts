@@ -110,6 +110,14 @@ const BRAND_OVERRIDES = new Set<RuleKind>([
   'other_income',
 ]);
 
+/**
+ * Instalment wordings that a buy-now-pay-later provider's name turns into its own business: `TABBY
+ * INSTALMENT 2/4` is a purchase paid in parts, not a loan.
+ */
+const BNPL_INSTALMENT_RULES = new Set<RuleKind>(['loan_other', 'loan_personal']);
+/** Financial Services / Buy-Now-Pay-Later. */
+const BNPL = '1-2';
+
 /** Generic wordings that yield to a purpose named in the same text (`SCHOOL TRANSPORT FEE`). */
 const YIELDS_TO_PURPOSE = new Set<RuleKind>(['bank_fee', 'transfer', 'cheque']);
 /** Purposes that outrank a generic fee or transfer wording: rent, utilities, schools, government. */
@@ -171,6 +179,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   const brandIsMerchant = brandCategory !== null && !FINANCIAL_CATEGORIES.has(brandCategory);
   const moneyTransferBrand =
     input.brand !== null && MONEY_TRANSFER_BUSINESSES.has(input.brand.brand.sub_category_id);
+  const bnplBrand = input.brand?.brand.sub_category_id === BNPL;
 
   // Salary and pension arrive as transfers; the flag must not hide them.
   if (inward && found.size > 0) {
@@ -209,6 +218,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       continue;
     }
     if (brandIsMerchant && BRAND_OVERRIDES.has(kind)) continue;
+    if (bnplBrand && BNPL_INSTALMENT_RULES.has(kind)) continue;
     if (YIELDS_TO_PURPOSE.has(kind) && !inward) {
       const purpose = findKeyword(input.text, snapshot);
       if (purpose && PURPOSE_SUB_CATEGORIES.has(purpose.sub_category_id)) {

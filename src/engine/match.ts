@@ -99,8 +99,21 @@ export function matchBrand(
   // A payment network or gateway (`KNET*`, `FAWRY*`) is the merchant only when nobody is named
   // behind it: `KNET*AMERICAN SCHOOL OF KUWAIT` is the school, unknown to the catalog. A platform's
   // own billing prefix (`UBER *TRIP`, `APPLE.COM/BILL`) stays the platform.
-  if (brand.category_id === FINANCIAL && text.merchant().merchantKey !== '') return null;
+  if (brand.category_id === FINANCIAL && namesSomeoneBehind(text)) return null;
   return { brand, confidence: 0.85, reason: `intermediary:${text.intermediary?.id ?? ''}` };
+}
+
+/**
+ * Merchant words remain besides the rule phrases: `TABBY INSTALMENT` and `TABBY REFUND` name nobody
+ * behind the payment service (the words say what kind of payment it is), `TABBY NAMSHI` does.
+ */
+function namesSomeoneBehind(text: NormalizedText): boolean {
+  const key = text.merchant().merchantKey;
+  if (key === '') return false;
+  const ruleWords = new Set<string>();
+  for (const p of text.hits.patterns)
+    for (let i = p.start; i < p.end; i++) ruleWords.add(text.tokens[i] as string);
+  return key.split(' ').some((w) => !ruleWords.has(w));
 }
 
 const NO_MATCHES: readonly TokenMatch<AliasRef>[] = [];

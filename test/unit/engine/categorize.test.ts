@@ -357,6 +357,33 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
   });
 });
 
+describe('a buy-now-pay-later provider’s instalment is its own business, not a loan', () => {
+  it('an instalment word with the provider’s name keeps the provider and Buy-Now-Pay-Later', () => {
+    for (const text of [
+      'TABBY SA INSTALMENT',
+      'TABBY INSTALMENT',
+      'TABBY*INSTALMENT 2/4',
+      'POSTPAY*INSTALMENT',
+    ]) {
+      const e = enrich({ raw_description: text, country: 'SA' });
+      expect(e.sub_category.id, text).toBe('1-2');
+      expect(e.brand, text).not.toBeNull();
+      expect(e.rule, text).toBeNull();
+    }
+  });
+
+  it('the same words without the provider are still a loan instalment', () => {
+    const e = enrich({ raw_description: 'INSTALMENT 2/4', country: 'SA' });
+    expect(e.category.id).toBe('9');
+    expect(e.rule).toBe('loan_other');
+  });
+
+  it('a shop named behind the provider is still the shop', () => {
+    const e = enrich({ raw_description: 'TABBY NAMSHI', country: 'AE' });
+    expect(slugOf(snapshot, e)).toBe('namshi');
+  });
+});
+
 describe('refunds keep the merchant’s category', () => {
   it('a refund from a brand keeps the brand and its category, and is never recurring', () => {
     const e = enrich({ raw_description: 'REFUND CARREFOUR', direction: 'CREDIT' });
