@@ -166,6 +166,7 @@ const ruleKind = z.enum([
   'other_income',
   'atm_service',
   'wallet_topup',
+  'own_account',
 ]);
 export type RuleKind = z.infer<typeof ruleKind>;
 

@@ -55,6 +55,7 @@ const PRIORITY: readonly RuleKind[] = [
   'insurance_claim',
   'dividend',
   'bank_fee',
+  'own_account',
   'remittance',
   'currency_exchange',
   'cheque',
@@ -79,6 +80,7 @@ const TRANSFER_SUB_KINDS: readonly (readonly [
   RuleKind,
   { inward: string | null; outward: string | null },
 ])[] = [
+  ['own_account', { inward: '14-4', outward: '15-1' }],
   ['rental_income', { inward: '8-5', outward: null }],
   ['dividend', { inward: '8-3', outward: null }],
   ['insurance_claim', { inward: '14-6', outward: null }],
@@ -333,6 +335,8 @@ function subCategoryForRule(kind: RuleKind, direction: Direction, input: Categor
       return '2-3';
     case 'wallet_topup':
       return inward ? '14-7' : '15-4';
+    case 'own_account':
+      return inward ? '14-4' : '15-1';
     case 'atm_withdrawal':
       return inward ? '2-3' : '2-1';
     case 'cash_advance':

@@ -65,6 +65,15 @@ describe('non-merchant patterns', () => {
     ['PERSONAL LOAN', 'CREDIT', '14-1', 'loan_personal'],
     // transfers
     ['TRANSFER TO JOHN SMITH', 'DEBIT', '15-2', 'transfer'],
+    // between the customer's own accounts, said in words (the bank did not flag it)
+    ['OWN ACCOUNT TRANSFER 0042', 'DEBIT', '15-1', 'own_account'],
+    ['OWN ACCOUNT TRANSFER 0042', 'CREDIT', '14-4', 'own_account'],
+    ['ONLINE TRANSFER TO SAV XXXXXX1234', 'DEBIT', '15-1', 'own_account'],
+    ['تحويل بين حساباتي', 'DEBIT', '15-1', 'own_account'],
+    ['Перевод между своими счетами', 'DEBIT', '15-1', 'own_account'],
+    ['Переказ між своїми рахунками', 'CREDIT', '14-4', 'own_account'],
+    ['UMBUCHUNG', 'DEBIT', '15-1', 'own_account'],
+    ['VIR CPTE A CPTE', 'DEBIT', '15-1', 'own_account'],
     ['FUND TRANSFER FROM AHMED', 'CREDIT', '14-3', 'transfer'],
     ['تحويل محلي', 'DEBIT', '15-2', 'transfer'],
     ['حوالة داخلية', 'CREDIT', '14-3', 'transfer'],
@@ -306,6 +315,8 @@ describe('a row the bank flags as a transfer takes the sub-category its words gi
     ['LOAN DISBURSEMENT 3511', 'CREDIT', '14-1', 'loan_personal'],
     ['CLAIM SETTLEMENT ACME INSURANCE', 'CREDIT', '14-6', 'insurance_claim'],
     ['WALLET TOPUP', 'DEBIT', '15-4', 'wallet_topup'],
+    ['TRANSFER TO OWN ACCOUNT', 'DEBIT', '15-1', 'own_account'],
+    ['تحويل الى حسابي الاخر', 'CREDIT', '14-4', 'own_account'],
     ['شحن محفظة', 'DEBIT', '15-4', 'wallet_topup'],
     ['DIVIDEND ACME PLC', 'CREDIT', '8-3', 'dividend'],
   ];
