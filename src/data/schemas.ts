@@ -189,6 +189,12 @@ export const rulesSchema = z.object({
   ),
   /** Words printed around merchant names that are never part of them (POS, PURCHASE, ...). */
   noise_words: z.array(z.string().min(1)),
+  /**
+   * Keywords that name a trade only when no other keyword does: a cuisine beside a trade (`ROYAL
+   * THAI MASSAGE CENTER` is a spa) or a word of several trades (`شحن` charges a meter or ships a
+   * parcel; `GOLD`, `WATCH`, `POST`). Each must be one of the keywords' words.
+   */
+  trade_modifiers: z.array(z.string().min(1)).default([]),
 });
 export type Rules = z.infer<typeof rulesSchema>;
 

@@ -421,9 +421,15 @@ function findKeyword(text: NormalizedText, snapshot: Snapshot): KeywordRef | nul
       ? snapshot.keywords.searchIds(text.merchantIds)
       : snapshot.keywords.searchIds(text.ids, text.segment[0], text.segment[1]),
   );
+  // A trade word before a modifier before a word any seller uses; then the longest; then the first.
   let best: TokenMatch<KeywordRef> | null = null;
   for (const m of matches) {
-    if (!best || m.value.tokens > best.value.tokens) best = m;
+    if (
+      !best ||
+      m.value.rank < best.value.rank ||
+      (m.value.rank === best.value.rank && m.value.tokens > best.value.tokens)
+    )
+      best = m;
   }
   return best?.value ?? null;
 }

@@ -68,6 +68,12 @@ export interface KeywordRef {
   readonly sub_category_id: string;
   readonly word: string;
   readonly tokens: number;
+  /**
+   * How readily the word names the trade, 0 first: a trade word, then a modifier (a cuisine, a word
+   * of several trades: `trade_modifiers` in rules.json), then a word any seller uses (`store`,
+   * `trading`).
+   */
+  readonly rank: number;
 }
 
 export interface IntermediaryRef {
@@ -145,6 +151,8 @@ export interface Snapshot {
 
 // Arabic letters: the fuzzy matcher reads Latin script only (see buildSnapshot).
 const ARABIC = /[\u0600-\u06ff]/;
+/** Other Shopping: the sub-category of the keywords any seller uses (`store`, `trading`). */
+const CATCH_ALL_SUB_CATEGORY = '13-14';
 
 export function learnedKey(tenant: string, key: string): string {
   return `${tenant}\u0000${key}`;
@@ -274,10 +282,13 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       };
     }),
   );
+  const modifiers = new Set(data.rules.trade_modifiers.map((w) => tokenize(w).join(' ')));
   const keywordPatterns = data.rules.keywords.flatMap((k) =>
-    k.words.map((word) => {
+    k.words.flatMap((word) => {
       const tokens = tokenize(word);
-      return { tokens, value: { sub_category_id: k.sub_category_id, word, tokens: tokens.length } };
+      const rank = k.sub_category_id === CATCH_ALL_SUB_CATEGORY ? 2 : modifiers.has(tokens.join(' ')) ? 1 : 0;
+      const value = { sub_category_id: k.sub_category_id, word, tokens: tokens.length, rank };
+      return withArabicArticles(tokens).map((t) => ({ tokens: t, value }));
     }),
   );
   const keywords = new TokenAutomaton(keywordPatterns, vocabulary);
@@ -397,6 +408,29 @@ function toEntry(
     lines,
     imported: 'nsi_id' in b && b.nsi_id !== undefined,
   });
+}
+
+const ARTICLE = 'ال';
+const MAX_ARTICLE_TOKENS = 3;
+
+/**
+ * An Arabic keyword with and without the article on each word: `كهرباء` is also `الكهرباء`
+ * (`فاتورة الكهرباء`), `محطه وقود` also `محطه الوقود`, as shop names and bills write them.
+ */
+function withArabicArticles(tokens: readonly string[]): string[][] {
+  let forms: string[][] = [[]];
+  for (const t of tokens) {
+    const article = tokens.length <= MAX_ARTICLE_TOKENS && ARABIC.test(t) && !t.startsWith(ARTICLE);
+    forms = forms.flatMap((f) =>
+      article
+        ? [
+            [...f, t],
+            [...f, ARTICLE + t],
+          ]
+        : [[...f, t]],
+    );
+  }
+  return forms;
 }
 
 function uniqueFolded(texts: readonly string[]): string[] {

@@ -384,6 +384,12 @@ describe('intermediaries, rules and locations', () => {
     expect(empty).toEqual([]);
   });
 
+  it('every trade modifier is one of the keywords', () => {
+    const words = new Set(data.rules.keywords.flatMap((k) => k.words.map((w) => tokenize(w).join(' '))));
+    expect(data.rules.trade_modifiers.length).toBeGreaterThan(0);
+    expect(data.rules.trade_modifiers.filter((m) => !words.has(tokenize(m).join(' ')))).toEqual([]);
+  });
+
   it('every keyword points at a known sub-category', () => {
     const unknown = data.rules.keywords
       .filter((k) => !subCategoryIds.has(k.sub_category_id))

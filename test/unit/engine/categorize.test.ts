@@ -510,6 +510,34 @@ describe('bank flags', () => {
   });
 });
 
+describe('which keyword names the trade when a text holds several', () => {
+  it('a trade word beats a cuisine or a word of several trades, wherever they stand', () => {
+    expect(enrich({ raw_description: 'ROYAL THAI MASSAGE CENTER LLC' }).sub_category.id).toBe('18-1');
+    expect(enrich({ raw_description: 'GOLD GYM DEIRA' }).sub_category.id).toBe('18-2');
+    expect(enrich({ raw_description: 'شحن عداد كهرباء' }).sub_category.id).toBe('11-2');
+    // Alone, the modifier still names its trade.
+    expect(enrich({ raw_description: 'ROYAL THAI' }).sub_category.id).toBe('4-1');
+  });
+
+  it('a word any seller uses (`trading`, `store`) yields to the trade word after it', () => {
+    const e = enrich({ raw_description: 'AL NOOR TRADING PHARMACY' });
+    expect(e.sub_category.id).toBe('10-2');
+    expect(e.reasons.category).toBe('keyword:"pharmacy"');
+  });
+
+  it('an Arabic keyword is found with the article on its words', () => {
+    for (const [text, sub] of [
+      ['فاتورة الكهرباء', '11-2'],
+      ['شحن عداد الكهرباء مسبق الدفع', '11-2'],
+      ['محطة الوقود الجنوبية', '16-6'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country: 'SA' });
+      expect(e.sub_category.id, text).toBe(sub);
+      expect(e.reasons.category, text).toMatch(/^keyword:/);
+    }
+  });
+});
+
 describe('fallbacks for unknown merchants', () => {
   it('the brand’s category beats the MCC', () => {
     const e = enrich({ raw_description: 'CARREFOUR', mcc: '5812' });
