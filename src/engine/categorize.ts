@@ -297,8 +297,9 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   }
   if (keyword) return decided(keyword.sub_category_id, 0.6, `keyword:"${keyword.word}"`, null, refund);
 
-  if (!inward && input.text.merchant().locationOnly) {
-    // Bank SMS texts for cash withdrawals print the ATM's location where a merchant would be.
+  if (!inward && input.text.intermediary === null && input.text.merchant().locationOnly) {
+    // Bank SMS texts for cash withdrawals print the ATM's location where a merchant would be. A
+    // processor, wallet or marketplace before the place (`PAYPAL PAY IN 3`) says it was a purchase.
     return decided('2-1', 0.5, 'location-only:atm', 'atm_withdrawal');
   }
   if (inward && !refund) return decided('14-7', 0.4, 'fallback:credit', null);

@@ -245,6 +245,18 @@ describe('bank SMS sentences', () => {
     expect(e.reasons.category).toBe('location-only:atm');
     expect(e.brand).toBeNull();
   });
+
+  it('a processor, wallet or marketplace before the places makes it a purchase, not a cash withdrawal', () => {
+    for (const text of ['PAYPAL PAY IN 3', 'PAYPAL *DUBAI AE', 'WEBOOK*RIYADH']) {
+      const e = enrichOne(snapshot, { raw_description: text, country: 'SA' });
+      expect(e.category.id, text).not.toBe('2');
+      expect(e.rule, text).toBeNull();
+    }
+    // A marketplace alone is its own merchant.
+    expect(slugOf(snapshot, enrichOne(snapshot, { raw_description: 'WEBOOK*RIYADH', country: 'SA' }))).toBe(
+      'webook',
+    );
+  });
 });
 
 describe('long tokens', () => {
