@@ -50,6 +50,42 @@ describe('alias rules', () => {
   }, 60_000);
 });
 
+describe('city names never hide a merchant’s name', () => {
+  // Place words are dropped from the end of a merchant's name and count as filler before and after a
+  // brand's name: a city that is also an ordinary word (`SALT` in Jordan, `TYRE` in Lebanon) or a
+  // given name would cut shop names short. Only these world cities, known by everyone, are kept.
+  const WELL_KNOWN = new Set([
+    'hail',
+    'alexandria',
+    'london',
+    'camden',
+    'cork',
+    'limerick',
+    'paris',
+    'geneva',
+    'roma',
+    'milan',
+    'florence',
+    'houston',
+    'dallas',
+    'sydney',
+    'samara',
+    'odessa',
+  ]);
+
+  it('no one-token city is a common English word or a given name, but for a few world cities', () => {
+    const lists = loadWordLists();
+    const clashes = data.locations.cities
+      .map((c) => tokenize(c))
+      .filter(
+        (t) => t.length === 1 && (lists.english.has(t[0] as string) || lists.givenNames.has(t[0] as string)),
+      )
+      .map((t) => t[0] as string)
+      .filter((t) => !WELL_KNOWN.has(t));
+    expect(clashes).toEqual([]);
+  }, 60_000);
+});
+
 describe('data/words.json', () => {
   it('is what `npm run data:words` makes from the pinned word lists', () => {
     const file = readFileSync(join(DEFAULT_DATA_DIR, 'words.json'), 'utf8');
