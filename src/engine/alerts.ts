@@ -56,9 +56,15 @@ export function alertSegment(tokens: readonly string[], words: AlertWords): [num
   return [start, end];
 }
 
-/** The token after the last introducer that has something after it, or -1. */
+/** A time or date after an introducer (`... on 12/03/24 at 14:22`) says when, not where. */
+const STARTS_WITH_DIGIT = /^\d/;
+
+/** The token after the last introducer that has a name after it, or -1. */
 function afterIntroducer(tokens: readonly string[], introducers: ReadonlySet<string>): number {
-  for (let i = tokens.length - 2; i >= 1; i--) if (introducers.has(tokens[i] as string)) return i + 1;
+  for (let i = tokens.length - 2; i >= 1; i--) {
+    if (introducers.has(tokens[i] as string) && !STARTS_WITH_DIGIT.test(tokens[i + 1] as string))
+      return i + 1;
+  }
   return -1;
 }
 

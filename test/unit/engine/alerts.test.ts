@@ -30,6 +30,14 @@ describe('alertSegment', () => {
     );
   });
 
+  it('an introducer before a time or date is not the merchant’s (`... on 12/03/24 at 14:22`)', () => {
+    expect(
+      merchantOf(
+        'Your Credit Card ending with #1234 was charged for EGP 150.00 at BLUE OASIS CAFE on 12/03/24 at 14:22',
+      ),
+    ).toBe('blue oasis cafe');
+  });
+
   it('uses a weak introducer (من, в) only when no strong one is present', () => {
     expect(merchantOf('شراء إنترنت\nبطاقة: 1234\nمن: متجر الزهور\nمبلغ: SAR 35.00\nفي: 24-03-12')).toBe(
       'متجر الزهور',
