@@ -56,13 +56,15 @@ const PRIORITY: readonly RuleKind[] = [
   'dividend',
   'bank_fee',
   'own_account',
+  // A payment that names the tax (`PRLV SEPA DGFIP IMPOT`, `TRANSFER TO HMRC SELF ASSESSMENT`) is the
+  // tax, whatever rail carried it.
+  'tax',
   'remittance',
   'currency_exchange',
   'cheque',
   'wallet_topup',
   'transfer',
   'loan_other',
-  'tax',
   'interest',
   'deposit',
   'refund',
@@ -119,6 +121,13 @@ const BRAND_OVERRIDES = new Set<RuleKind>([
 const BNPL_INSTALMENT_RULES = new Set<RuleKind>(['loan_other', 'loan_personal']);
 /** Financial Services / Buy-Now-Pay-Later. */
 const BNPL = '1-2';
+/**
+ * Rails that carry a lender's instalment: a direct debit or transfer to a consumer-credit company
+ * (`PRLV SEPA CETELEM`) repays its loan.
+ */
+const LENDER_PAYMENT_RULES = new Set<RuleKind>(['transfer']);
+/** Loan & Credit Payments: the category of lenders' brands. */
+const LOANS = '9';
 
 /** Generic wordings that yield to a purpose named in the same text (`SCHOOL TRANSPORT FEE`). */
 const YIELDS_TO_PURPOSE = new Set<RuleKind>(['bank_fee', 'transfer', 'cheque']);
@@ -221,6 +230,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     }
     if (brandIsMerchant && BRAND_OVERRIDES.has(kind)) continue;
     if (bnplBrand && BNPL_INSTALMENT_RULES.has(kind)) continue;
+    if (brandCategory === LOANS && !inward && LENDER_PAYMENT_RULES.has(kind)) continue;
     if (YIELDS_TO_PURPOSE.has(kind) && !inward) {
       const purpose = findKeyword(input.text, snapshot);
       if (purpose && PURPOSE_SUB_CATEGORIES.has(purpose.sub_category_id)) {

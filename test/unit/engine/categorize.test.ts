@@ -510,6 +510,26 @@ describe('bank flags', () => {
   });
 });
 
+describe('the rail a payment took does not hide what it paid', () => {
+  it('a tax paid by direct debit or transfer is the tax', () => {
+    for (const text of ['PRLV SEPA DGFIP IMPOT', 'TRANSFER TO HMRC SELF ASSESSMENT', 'ATO PAYMENT']) {
+      const e = enrich({ raw_description: text, country: 'GB' });
+      expect(e.sub_category.id, text).toBe('5-1');
+      expect(e.rule, text).toBe('tax');
+    }
+  });
+
+  it('a direct debit to a consumer-credit company repays its loan, and the lender keeps its brand', () => {
+    const e = enrich({ raw_description: 'PRLV SEPA CETELEM', country: 'FR' });
+    expect(e.category.id).toBe('9');
+    expect(slugOf(snapshot, e)).toBe('cetelem');
+    // Money coming in from it is a transfer, not a payment to it.
+    expect(
+      enrich({ raw_description: 'VIR SEPA CETELEM', country: 'FR', direction: 'CREDIT' }).category.id,
+    ).toBe('14');
+  });
+});
+
 describe('which keyword names the trade when a text holds several', () => {
   it('a trade word beats a cuisine or a word of several trades, wherever they stand', () => {
     expect(enrich({ raw_description: 'ROYAL THAI MASSAGE CENTER LLC' }).sub_category.id).toBe('18-1');
