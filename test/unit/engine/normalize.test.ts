@@ -39,6 +39,12 @@ describe('processor, wallet and marketplace prefixes', () => {
     ['CCAVENUE NOON.COM', 'AE', 'ccavenue', 'noon'],
     ['PAYTABS CAREEM', 'AE', 'paytabs', 'careem'],
     ['NOON PAYMENTS ZARA', 'AE', 'noon-payments', 'zara'],
+    // the CIS's payment apps and bill-payment systems
+    ['PAYME*KORZINKA', 'UZ', 'payme', 'korzinka'],
+    ['CLICK.UZ MAKRO', 'UZ', 'click-uz', 'makro-uz'],
+    ['ERIP MINSKENERGOSBYT', 'BY', 'erip', 'minskenergo'],
+    ['LIQPAY*SILPO', 'UA', 'liqpay', 'silpo'],
+    ['PORTMONE.COM KYIVSTAR', 'UA', 'portmone', 'kyivstar'],
   ];
 
   it.each(cases)('%s → intermediary %s', (description, country, intermediaryId, brand) => {
