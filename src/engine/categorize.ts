@@ -167,6 +167,17 @@ const FINANCIAL_CATEGORIES = new Set(['1', '9', '14', '15', '21']);
 /** Words for cash that, with a bank's name on a debit, mean its cash machine paid out. */
 const CASH_WORDS = new Set(['cash', ...tokenize('наличные'), ...tokenize('نقدي')]);
 
+/**
+ * The merchant's words are a name's words (alias words) followed by a city, and nothing else. A
+ * country after a bank's name is more often part of the name (`AL SALAM BANK ALGERIA`).
+ */
+function onlyNameAndPlace(text: NormalizedText, snapshot: Snapshot): boolean {
+  const merchant = text.merchant();
+  if (merchant.trailingCities === 0 || text.merchantTokens.length > 0 || merchant.merchantKey === '')
+    return false;
+  return merchant.merchantKey.split(' ').every((w) => snapshot.vocabulary.is(w, WORD.alias));
+}
+
 /** A keyword that is also a word printed around names (`DR` is a doctor and a debit) says no trade. */
 function isNoise(word: string, snapshot: Snapshot): boolean {
   return tokenize(word).some((t) => snapshot.vocabulary.is(t, WORD.noise));
@@ -283,6 +294,11 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       // `CASH HALIFAX 23DEC`: UK statements print a cash machine withdrawal as the word and the bank.
       if (input.text.tokens.some((t) => CASH_WORDS.has(t))) {
         return decided('2-1', Math.min(0.9, b.confidence), `brand:${b.brand.slug}+cash`, 'atm_withdrawal');
+      }
+      // `CIB MAADI`, `QNB DOHA`: the bank's name and where its machine stands; a bank's own charge
+      // names no place.
+      if (onlyNameAndPlace(input.text, snapshot)) {
+        return decided('2-1', Math.min(0.8, b.confidence), `brand:${b.brand.slug}+place`, 'atm_withdrawal');
       }
       return decided('1-1', Math.min(0.9, b.confidence), `brand:${b.brand.slug}+bank-debit`, null, refund);
     }

@@ -81,6 +81,8 @@ export interface MerchantWords {
   readonly merchantKey: string;
   /** True when the merchant part consists of place names only (ATM SMS texts print the location). */
   readonly locationOnly: boolean;
+  /** How many city words the merchant part ends with (`CIB MAADI`: one; a country is not counted). */
+  readonly trailingCities: number;
 }
 
 const HAS_DIGIT = /\d/;
@@ -194,6 +196,7 @@ function describeMerchant(
     displayName: toDisplayCase(chosen.display.slice(0, 6)),
     merchantKey: chosen.kept.slice(0, 6).join(' '),
     locationOnly: cleaned.kept.length === 0 && cleaned.places > 0 && merchant.tokens.length === 0,
+    trailingCities: cleaned.cities,
   };
 }
 
@@ -327,6 +330,8 @@ interface CleanedWords {
   readonly display: string[];
   /** How many place tokens were dropped. */
   readonly places: number;
+  /** How many of those were city words. */
+  readonly cities: number;
 }
 
 function cleanWords(words: Words, start: number, end: number, snapshot: Snapshot): CleanedWords {
@@ -345,9 +350,12 @@ function cleanWords(words: Words, start: number, end: number, snapshot: Snapshot
   // Trailing place words go; so do noise words, codes with digits and one-letter leftovers anywhere.
   let last = end;
   let places = 0;
+  let cities = 0;
   while (last > start) {
-    if (placeAt[last - 1]) places++;
-    else if (!(isNoise(tokens, ids, last - 1, vocabulary) || (tokens[last - 1] as string).length === 1))
+    if (placeAt[last - 1]) {
+      places++;
+      if (!vocabulary.is(tokens[last - 1] as string, WORD.country)) cities++;
+    } else if (!(isNoise(tokens, ids, last - 1, vocabulary) || (tokens[last - 1] as string).length === 1))
       break;
     last--;
   }
@@ -359,5 +367,5 @@ function cleanWords(words: Words, start: number, end: number, snapshot: Snapshot
     kept.push(t);
     shown.push(displayOf(words, i));
   }
-  return { kept, display: shown, places };
+  return { kept, display: shown, places, cities };
 }

@@ -358,6 +358,20 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     }
   });
 
+  it('a bank named with only the place of its machine on a debit is a cash withdrawal, not a fee', () => {
+    for (const [text, country] of [
+      ['CIB MAADI', 'EG'],
+      ['QNB DOHA', 'QA'],
+      ['EMIRATES NBD DUBAI MARINA', 'AE'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(e.sub_category.id, text).toBe('2-1');
+      expect(e.rule, text).toBe('atm_withdrawal');
+    }
+    // With a word that is no place (a date code), it stays the bank's charge.
+    expect(enrich({ raw_description: 'HALIFAX BANK 23DEC', country: 'GB' }).sub_category.id).toBe('1-1');
+  });
+
   it('a bank named with the word cash on a debit is its cash machine, not a bank fee', () => {
     const e = enrich({ raw_description: 'CASH HALIFAX 23DEC', mcc: '6011', country: 'GB' });
     expect(e.sub_category.id).toBe('2-1');
