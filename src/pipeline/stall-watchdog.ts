@@ -4,6 +4,12 @@
  * producers). A consumer stuck on a dead coordinator recovers that way without a person; after
  * MAX_RESTARTS restarts in a row without progress the worker gives up loudly (exit non-zero, for its
  * supervisor), since restarting again would only hide the problem.
+ *
+ * A restarted consumer that never joins its group is a stall too: it holds no partitions, so no
+ * lag can show, and kafkajs may wait for the join for ever (after a rolling restart of the brokers a
+ * new member once waited more than five minutes). A consumer that has waited STALL_RESTART_MS to
+ * join is restarted under the same count, and a restart is itself bounded: one that has not finished
+ * within STALL_RESTART_MS is left to finish in the background while the watchdog goes on watching.
  */
 import { InfrastructureError } from '../errors/catalog.js';
 import type { RetryBoard } from '../errors/retry.js';
@@ -22,7 +28,11 @@ export interface WatchdogDependencies {
   readonly stallRestartMs: number;
   /** Whether the worker holds partitions (a stall means nothing without them). */
   isAssigned(): boolean;
+  /** Seconds the current consumer has waited to join its group; 0 once it has joined. */
+  secondsAwaitingJoin(): number;
   restart(): Promise<void>;
+  /** Longest wait for one restart (default: stallRestartMs). */
+  readonly restartDeadlineMs?: number;
   fatal(error: Error): void;
 }
 
@@ -57,26 +67,62 @@ export class StallWatchdog {
       metrics.secondsSinceProgress.set(stalled);
       metrics.retryingSince.reset();
       for (const { loop, seconds } of board.entries()) metrics.retryingSince.set({ loop }, seconds);
-      if (this.timer === null || !this.deps.isAssigned() || stalled * 1000 < this.deps.stallRestartMs) return;
+      if (this.timer === null) return;
+      const { stallRestartMs } = this.deps;
+      const awaitingJoin = this.deps.secondsAwaitingJoin();
+      const joinStalled = awaitingJoin * 1000 >= stallRestartMs;
+      if (!joinStalled && (!this.deps.isAssigned() || stalled * 1000 < stallRestartMs)) return;
       if (++this.restarts > MAX_RESTARTS) {
         this.deps.fatal(
           new InfrastructureError(
             'RETRIES_EXHAUSTED',
-            `no progress for ${Math.round(stalled)} s after ${MAX_RESTARTS} restarts of the consumer`,
+            joinStalled
+              ? `the consumer has not joined its group for ${Math.round(awaitingJoin)} s after ${MAX_RESTARTS} restarts`
+              : `no progress for ${Math.round(stalled)} s after ${MAX_RESTARTS} restarts of the consumer`,
           ),
         );
         return;
       }
       metrics.consumerRestarts.inc();
-      this.deps.log.error(
-        { stalledSeconds: Math.round(stalled), lag: monitor.lag(), restart: this.restarts },
-        'no progress while records wait: restarting the consumer and producers',
-      );
-      await this.deps.restart();
+      if (joinStalled) {
+        this.deps.log.error(
+          { awaitingJoinSeconds: Math.round(awaitingJoin), restart: this.restarts },
+          'the consumer has not joined its group: restarting the consumer and producers',
+        );
+      } else {
+        this.deps.log.error(
+          { stalledSeconds: Math.round(stalled), lag: monitor.lag(), restart: this.restarts },
+          'no progress while records wait: restarting the consumer and producers',
+        );
+      }
+      const deadlineMs = this.deps.restartDeadlineMs ?? stallRestartMs;
+      if ((await withinDeadline(this.deps.restart(), deadlineMs)) === 'late') {
+        this.deps.log.warn(
+          { deadlineMs, restart: this.restarts },
+          'the restart has not finished (the consumer is still joining its group): watching on',
+        );
+      }
     } catch (error) {
       this.deps.fatal(error instanceof Error ? error : new Error(String(error)));
     } finally {
       this.busy = false;
     }
+  }
+}
+
+/**
+ * The work's outcome within `ms`, or 'late' (the work goes on; a failure after that is dropped). A
+ * failure within `ms` is thrown.
+ */
+async function withinDeadline(work: Promise<void>, ms: number): Promise<'done' | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  work.catch(() => undefined);
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => 'done' as const), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

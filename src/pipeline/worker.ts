@@ -62,6 +62,8 @@ export class Worker {
   private consumer: Consumer | null = null;
   private base: Omit<MicroBatchContext, 'topic' | 'partition' | 'now'> | null = null;
   private assignedTopics: string[] | null = null;
+  /** When the current consumer started waiting to join its group; null once joined (or stopped). */
+  private joinWaitSince: number | null = null;
   private stopping = false;
   private fatal: (error: Error) => void = () => undefined;
 
@@ -159,6 +161,8 @@ export class Worker {
       log: this.log,
       stallRestartMs: this.config.stallRestartMs,
       isAssigned: () => this.assignedTopics !== null,
+      secondsAwaitingJoin: () =>
+        this.stopping || this.joinWaitSince === null ? 0 : (Date.now() - this.joinWaitSince) / 1000,
       restart: () => this.restartConsumer(),
       fatal: (error) => this.fatal(error),
     });
@@ -188,8 +192,14 @@ export class Worker {
   private async startConsumer(): Promise<void> {
     const consumer = createConsumer(this.kafka, this.config);
     this.consumer = consumer;
+    this.joinWaitSince = Date.now();
     const { events } = consumer;
-    consumer.on(events.GROUP_JOIN, ({ payload }) => this.assigned(payload.memberAssignment));
+    consumer.on(events.GROUP_JOIN, ({ payload }) => {
+      // A consumer the watchdog replaced may still finish joining: its assignment is not ours.
+      if (this.consumer !== consumer) return;
+      this.joinWaitSince = null;
+      this.assigned(payload.memberAssignment);
+    });
     // A fetched batch with nothing to process (control records, aborted transactions) moves us on.
     consumer.on(events.END_BATCH_PROCESS, ({ payload: p }) => {
       if (p.batchSize === 0) this.monitor?.skipped(p.topic, p.partition, BigInt(p.lastOffset) + 1n);
@@ -209,6 +219,7 @@ export class Worker {
     const consumer = this.consumer;
     this.consumer = null;
     this.assignedTopics = null;
+    this.joinWaitSince = null;
     if (!consumer) return 'stopped';
     return withDeadline(consumer.disconnect(), deadlineMs, 'KAFKA_UNAVAILABLE', 'leaving the group').then(
       () => 'stopped',

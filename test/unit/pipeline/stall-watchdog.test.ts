@@ -11,7 +11,14 @@ import { createWorkerMetrics } from '../../../src/pipeline/metrics.js';
 import { ProgressMonitor } from '../../../src/pipeline/progress.js';
 import { MAX_RESTARTS, StallWatchdog } from '../../../src/pipeline/stall-watchdog.js';
 
-function setup(options: { assigned?: boolean; restartFails?: boolean } = {}) {
+function setup(
+  options: {
+    assigned?: boolean;
+    restartFails?: boolean;
+    restartHangs?: boolean;
+    awaitingJoin?: () => number;
+  } = {},
+) {
   const clock = { now: 0 };
   const admin = {
     fetchTopicOffsets: async () => [{ partition: 0, offset: '500', high: '500', low: '0' }],
@@ -29,10 +36,13 @@ function setup(options: { assigned?: boolean; restartFails?: boolean } = {}) {
     log: pino({ level: 'silent' }),
     stallRestartMs: 60_000,
     isAssigned: () => options.assigned ?? true,
+    secondsAwaitingJoin: options.awaitingJoin ?? (() => 0),
     restart: async () => {
       events.restarts++;
       if (options.restartFails) throw new Error('the consumer could not be recreated');
+      if (options.restartHangs) await new Promise(() => undefined);
     },
+    restartDeadlineMs: 20,
     fatal: (error) => events.fatal.push(error),
   });
   dog.start();
@@ -105,6 +115,36 @@ describe('StallWatchdog', () => {
     stopped.later(600);
     await stopped.dog.tick();
     expect(stopped.events.restarts).toBe(0);
+  });
+
+  it('restarts a consumer that has waited STALL_RESTART_MS to join its group, under the same count', async () => {
+    let waiting = 0;
+    const { dog, events, later, stop } = setup({ assigned: false, awaitingJoin: () => waiting });
+    waiting = 30;
+    later(30);
+    await dog.tick();
+    expect(events.restarts).toBe(0);
+    for (let i = 0; i < MAX_RESTARTS + 1; i++) {
+      waiting = 61;
+      later(61);
+      await dog.tick();
+    }
+    expect(events.restarts).toBe(MAX_RESTARTS);
+    expect(events.fatal).toHaveLength(1);
+    expect(events.fatal[0]?.message).toMatch(/has not joined its group/);
+    stop();
+  });
+
+  it('a restart that does not finish in time is waited out, not waited on: the next tick still runs', async () => {
+    const { dog, events, later, stop } = setup({ restartHangs: true });
+    later(61);
+    await dog.tick();
+    expect(events.restarts).toBe(1);
+    expect(events.fatal).toEqual([]);
+    later(61);
+    await dog.tick();
+    expect(events.restarts).toBe(2);
+    stop();
   });
 
   it('reports a failed restart as fatal rather than looping on it', async () => {
