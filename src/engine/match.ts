@@ -65,7 +65,7 @@ export function matchBrand(
   for (let i = 0; i < all.length; i++) {
     const m = all[i] as TokenMatch<AliasRef>;
     const drop =
-      overlapsMask(m, text.masked) ||
+      (overlapsMask(m, text.masked) && !extendsThePrefix(m, text)) ||
       namesAPlace(m, text, venues, snapshot) ||
       namedOtherwise(m, description, snapshot);
     if (drop) kept ??= all.slice(0, i);
@@ -161,6 +161,24 @@ function venuesIn(matches: readonly TokenMatch<AliasRef>[]): readonly TokenMatch
 
 function venueStartsAt(index: number, venues: readonly TokenMatch<AliasRef>[]): boolean {
   return venues.some((v) => v.start === index);
+}
+
+/**
+ * The intermediary's own product named with its prefix word: `GOOGLE PLAY` and `GOOGLE *GOOGLE ONE`
+ * are Google's store and storage plan, not Google's payments for someone called PLAY. Only the
+ * intermediary's own brand family: another brand's alias that starts with the prefix word is the
+ * prefix followed by a merchant.
+ */
+function extendsThePrefix(m: TokenMatch<AliasRef>, text: NormalizedText): boolean {
+  const family = text.intermediary?.fallback_brand;
+  if (!family || m.value.brand.family !== family || m.value.brand.slug === family) return false;
+  const masked = text.masked;
+  if (!masked[m.start] || masked[m.end - 1]) return false;
+  // The prefix's words first, then only the merchant's: a mask inside the name is a wallet's name.
+  let i = m.start;
+  while (masked[i]) i++;
+  for (; i < m.end; i++) if (masked[i]) return false;
+  return true;
 }
 
 function overlapsMask(m: TokenMatch<AliasRef>, masked: readonly boolean[]): boolean {

@@ -327,6 +327,20 @@ describe('a payment network before the merchant', () => {
   });
 });
 
+describe('a platform’s own product named with its billing prefix word', () => {
+  it('is the product, not the platform paying someone', () => {
+    expect(brandOf('GOOGLE PLAY', { country: 'US' })).toBe('google-play');
+    expect(brandOf('GOOGLE *Google Play', { country: 'GB' })).toBe('google-play');
+    expect(brandOf('GOOGLE *GOOGLE ONE', { country: 'AE' })).toBe('google-one');
+    expect(brandOf('GOOGLE*GOOGLE STORAGE', { country: 'US' })).toBe('google-one');
+  });
+
+  it('another brand or an unknown word after the prefix is still the merchant behind it', () => {
+    expect(brandOf('GOOGLE *Spotify', { country: 'US' })).toBe('spotify');
+    expect(brandOf('GOOGLE *CLOUD', { country: 'US' })).toBe('google');
+  });
+});
+
 describe('one name, two chains in disjoint countries', () => {
   it('WOOLWORTHS is the Australian grocer in Australia, the South African store in South Africa', () => {
     expect(brandOf('WOOLWORTHS 1234 SYDNEY', { country: 'AU' })).toBe('woolworths-au');
