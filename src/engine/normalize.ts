@@ -354,7 +354,7 @@ function cleanWords(words: Words, start: number, end: number, snapshot: Snapshot
   while (last > start) {
     if (placeAt[last - 1]) {
       places++;
-      if (!vocabulary.is(tokens[last - 1] as string, WORD.country)) cities++;
+      if ((vocabulary.flags(ids[last - 1] as number) & WORD.country) === 0) cities++;
     } else if (!(isNoise(tokens, ids, last - 1, vocabulary) || (tokens[last - 1] as string).length === 1))
       break;
     last--;

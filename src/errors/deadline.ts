@@ -20,3 +20,21 @@ export function withDeadline<T>(
   work.catch(() => undefined);
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * The work's outcome within `ms`, or 'late': for work that may go on in the background (a consumer
+ * still joining its group), where the caller watches it by other means rather than failing. A
+ * failure within `ms` is thrown; one after it is dropped here (the caller's watch sees it).
+ */
+export async function withinDeadline(work: Promise<void>, ms: number): Promise<'done' | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  work.catch(() => undefined);
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => 'done' as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -10,8 +10,10 @@
  * new member once waited more than five minutes). A consumer that has waited STALL_RESTART_MS to
  * join is restarted under the same count, and a restart is itself bounded: one that has not finished
  * within STALL_RESTART_MS is left to finish in the background while the watchdog goes on watching.
+ * The worker's first consumer is watched the same way (the watchdog starts before it).
  */
 import { InfrastructureError } from '../errors/catalog.js';
+import { withinDeadline } from '../errors/deadline.js';
 import type { RetryBoard } from '../errors/retry.js';
 import type { Logger } from '../observability/logger.js';
 import type { WorkerMetrics } from './metrics.js';
@@ -107,22 +109,5 @@ export class StallWatchdog {
     } finally {
       this.busy = false;
     }
-  }
-}
-
-/**
- * The work's outcome within `ms`, or 'late' (the work goes on; a failure after that is dropped). A
- * failure within `ms` is thrown.
- */
-async function withinDeadline(work: Promise<void>, ms: number): Promise<'done' | 'late'> {
-  let timer: NodeJS.Timeout | undefined;
-  work.catch(() => undefined);
-  const late = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), ms);
-  });
-  try {
-    return await Promise.race([work.then(() => 'done' as const), late]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -9,7 +9,7 @@
  */
 import type { Admin, Consumer, Kafka } from 'kafkajs';
 import type { Config } from '../config.js';
-import { withDeadline } from '../errors/deadline.js';
+import { withDeadline, withinDeadline } from '../errors/deadline.js';
 import { RetryBoard, withRetry } from '../errors/retry.js';
 import { createKafka } from '../kafka/client.js';
 import { recordEncoderInstalled } from '../kafka/record-encoder.js';
@@ -166,8 +166,25 @@ export class Worker {
       restart: () => this.restartConsumer(),
       fatal: (error) => this.fatal(error),
     });
-    await this.startConsumer();
+    // The watchdog watches the first join too: kafkajs may wait for a group join for ever, and a
+    // worker whose start never returned would be a silent hang rather than a stall it restarts.
     this.watchdog.start();
+    const first = this.startConsumer();
+    const firstConsumer = this.consumer;
+    if ((await withinDeadline(first, this.config.stallRestartMs)) === 'late') {
+      this.log.warn(
+        { waitedMs: this.config.stallRestartMs },
+        'the consumer has not joined its group yet: the stall watchdog restarts it if it never does',
+      );
+      first.catch((error: unknown) => {
+        if (this.consumer === firstConsumer && !this.stopping) {
+          this.log.error(
+            { err: error instanceof Error ? error.message : String(error) },
+            'consumer start failed',
+          );
+        }
+      });
+    }
     this.log.info({ group: this.config.consumerGroup }, 'worker started');
   }
 
@@ -210,7 +227,8 @@ export class Worker {
     const loop = { maxDelayMs: this.config.retryMaxDelayMs, board: this.board, loop: 'startup' };
     await withRetry('connecting the consumer', () => consumer.connect(), {
       ...loop,
-      shouldStop: () => this.stopping,
+      // A consumer the watchdog replaced stops retrying: its successor connects on its own.
+      shouldStop: () => this.stopping || this.consumer !== consumer,
     });
     await consume(consumer, this.config, (payload) => (this.runner as BatchRunner).run(payload));
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withDeadline } from '../../../src/errors/deadline.js';
+import { withDeadline, withinDeadline } from '../../../src/errors/deadline.js';
 
 describe('withDeadline', () => {
   it('passes the answer through', async () => {
@@ -21,6 +21,30 @@ describe('withDeadline', () => {
       fail = reject;
     });
     await expect(withDeadline(late, 5, 'REGISTRY_UNAVAILABLE', 'fetching')).rejects.toThrow();
+    fail(new Error('too late'));
+    await new Promise((r) => setTimeout(r, 10));
+  });
+});
+
+describe('withinDeadline', () => {
+  it('says done when the work ends in time', async () => {
+    await expect(withinDeadline(Promise.resolve(), 1000)).resolves.toBe('done');
+  });
+
+  it('says late, without failing, when the work goes on past the deadline', async () => {
+    await expect(withinDeadline(new Promise<void>(() => undefined), 10)).resolves.toBe('late');
+  });
+
+  it('throws a failure within the deadline', async () => {
+    await expect(withinDeadline(Promise.reject(new Error('no broker')), 1000)).rejects.toThrow('no broker');
+  });
+
+  it('a failure after the deadline is not an unhandled rejection', async () => {
+    let fail: (e: Error) => void = () => undefined;
+    const work = new Promise<void>((_, reject) => {
+      fail = reject;
+    });
+    await expect(withinDeadline(work, 5)).resolves.toBe('late');
     fail(new Error('too late'));
     await new Promise((r) => setTimeout(r, 10));
   });
