@@ -5,7 +5,7 @@
  */
 import type { TokenMatch } from './automaton.js';
 import type { NormalizedText } from './normalize.js';
-import type { AliasRef, BrandEntry, Snapshot } from './snapshot.js';
+import { cutNameKey, type AliasRef, type BrandEntry, type Snapshot } from './snapshot.js';
 import { MIN_FUZZY_WORD } from './fuzzy.js';
 import { tokenize } from './text.js';
 import { WORD } from './vocabulary.js';
@@ -75,6 +75,11 @@ export function matchBrand(
   collect(candidates, usable, description, text.tokens.length, mcc, country, snapshot);
 
   const best = pickBest(candidates);
+  const cut = cutNameMatch(text, mcc, country, snapshot);
+  // `HOME CENTR` holds the whole word `CENTR`, another brand's name, inside the cut-off one.
+  if (cut && (!best || (best.alias.brand.family !== cut.match.brand.family && inside(best, cut)))) {
+    return cut.match;
+  }
   if (best) {
     let confidence = best.alias.weak ? 0.8 : best.alias.tokens > 1 || best.alias.chars >= 6 ? 0.95 : 0.9;
     if (best.mccAgrees) confidence = Math.min(0.99, confidence + 0.03);
@@ -474,6 +479,93 @@ function fuzzyMatch(
   if (mcc !== '' && brand.mccs.size > 0 && !brand.mccs.has(mcc)) return null;
   if (brand.countries !== null && !brand.countries.has(country)) return null;
   return { brand, confidence: 0.7, reason: `fuzzy-${how}:"${word}"~"${alias.text}"` };
+}
+
+/** Fewest letters left of a cut-off last word: `BURGER K` could be many names. */
+const MIN_CUT_LETTERS = 2;
+
+interface CutMatch {
+  readonly match: BrandMatch;
+  readonly source: Candidate['source'];
+  readonly start: number;
+  readonly end: number;
+}
+
+function inside(c: Candidate, cut: CutMatch): boolean {
+  // Strictly: a whole name over the same words (`OMAN AIR`) is not a cut-off longer one (`OMAN AIRPORTS`).
+  const end = c.start + c.alias.tokens;
+  return (
+    c.source === cut.source && c.start >= cut.start && end <= cut.end && end - c.start < cut.end - cut.start
+  );
+}
+
+/**
+ * A name of two words or more whose last word the bank's fixed-width field cut off: `BURGER KIN`,
+ * `DUBAI DUTY FRE`, `HOME CENTR`, or dropped when it was one or two letters (`CHICK FIL`). Only at
+ * the end of the merchant's name, where the cut falls (codes, places and filler after it are what the
+ * bank printed in the next fields); the words before the cut must be the name's own, whole; the cut
+ * word keeps at least two letters, three unless it is half the word; and only one brand may fit.
+ */
+function cutNameMatch(
+  text: NormalizedText,
+  mcc: string,
+  country: string,
+  snapshot: Snapshot,
+): CutMatch | null {
+  const fromMerchant = text.merchantTokens.length > 0;
+  const tokens = fromMerchant ? text.merchantTokens : text.tokens;
+  const ids = fromMerchant ? text.merchantIds : text.ids;
+  const from = fromMerchant ? 0 : text.segment[0];
+  let j = (fromMerchant ? tokens.length : text.segment[1]) - 1;
+  while (j > from && isTail(tokens[j] as string, ids[j] as number, snapshot)) j--;
+  if (j <= from) return null;
+  let found: { alias: AliasRef; start: number; end: number } | null = null;
+  const consider = (alias: AliasRef, start: number, end: number): boolean => {
+    if (found && found.alias.brand.family !== alias.brand.family) return false;
+    found ??= { alias, start, end };
+    return true;
+  };
+  const partial = tokens[j] as string;
+  // The last word cut: the word before it ends the name's head.
+  const cut =
+    partial.length >= MIN_CUT_LETTERS
+      ? snapshot.cutNames.get(cutNameKey(tokens[j - 1] as string, partial))
+      : undefined;
+  for (const c of cut ?? []) {
+    if (partial.length < MIN_CUT_LETTERS || partial.length >= c.last.length || !c.last.startsWith(partial))
+      continue;
+    if (partial.length < 3 && partial.length * 2 < c.last.length) continue;
+    if (!headAt(tokens, j - c.head.length, from, c.head)) continue;
+    if (!consider(c.alias, j - c.head.length, j + 1)) return null;
+  }
+  // The last word dropped: only a letter or two (`CHICK FIL A`), after a head of two words or more.
+  for (const c of snapshot.shortLastNames.get(partial) ?? []) {
+    if (!headAt(tokens, j + 1 - c.head.length, from, c.head)) continue;
+    if (!consider(c.alias, j + 1 - c.head.length, j + 1)) return null;
+  }
+  if (!found) return null;
+  const { alias, start, end } = found as { alias: AliasRef; start: number; end: number };
+  const brand = alias.brand;
+  if (mcc !== '' && brand.mccs.size > 0 && !brand.mccs.has(mcc)) return null;
+  if (brand.countries !== null && !brand.countries.has(country)) return null;
+  const shown = tokens.slice(start, end).join(' ');
+  return {
+    match: { brand, confidence: 0.75, reason: `cut-name:"${shown}"~"${alias.text}"` },
+    source: fromMerchant ? 'merchant_name' : 'description',
+    start,
+    end,
+  };
+}
+
+function headAt(tokens: readonly string[], at: number, from: number, head: readonly string[]): boolean {
+  if (at < from) return false;
+  for (let k = 0; k < head.length; k++) if (tokens[at + k] !== head[k]) return false;
+  return true;
+}
+
+/** Printed after the merchant's name: a code or number, a place, a filler word, a lone letter. */
+function isTail(token: string, id: number, snapshot: Snapshot): boolean {
+  return token.length === 1 || /\d/.test(token) || (snapshot.vocabulary.flags(id) & FILLER) !== 0;
 }
 
 const TICKET_NUMBER = /^\d{13}$/;

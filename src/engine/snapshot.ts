@@ -56,6 +56,18 @@ export interface AliasRef {
   readonly reason: { readonly description: string; readonly merchant_name: string };
 }
 
+/** How `cutNames` files a name: the word before the last, and the last word's first two letters. */
+export function cutNameKey(before: string, last: string): string {
+  return `${before} ${last.slice(0, 2)}`;
+}
+
+/** A multi-word alias split into the words a cut-off text must hold whole and its last word. */
+export interface CutName {
+  readonly head: readonly string[];
+  readonly last: string;
+  readonly alias: AliasRef;
+}
+
 export interface PatternRef {
   readonly type: 'pattern';
   readonly kind: RuleKind;
@@ -103,6 +115,14 @@ export interface Snapshot {
   /** How many alias patterns the lexicon holds (catalog aliases after folding and de-duplication). */
   readonly aliasPatternCount: number;
   readonly fuzzy: FuzzyIndex<AliasRef>;
+  /**
+   * Curated strong aliases of two words or more, for a name whose last word the bank's fixed-width
+   * field cut off (`BURGER KIN`): by the word before the last and the last word's first two letters
+   * (`burger ki`), so that a common word before the cut (`al`) leads to a few names, not hundreds.
+   */
+  readonly cutNames: ReadonlyMap<string, readonly CutName[]>;
+  /** The same names whose last word is one or two letters (`chick fil a`), by the word before it. */
+  readonly shortLastNames: ReadonlyMap<string, readonly CutName[]>;
   readonly keywords: TokenAutomaton<KeywordRef>;
   /**
    * Aliases, rule phrases and intermediary prefixes in one automaton, so each text is scanned once
@@ -267,6 +287,24 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       .map((p) => ({ key: p.tokens[0] as string, value: p.value })),
   );
 
+  // Reviewed names only, as for the fuzzy index: a generated alias cut short is too often a word.
+  const cutNames = new Map<string, CutName[]>();
+  const shortLastNames = new Map<string, CutName[]>();
+  const file = (into: Map<string, CutName[]>, key: string, name: CutName): void => {
+    const list = into.get(key);
+    if (list) list.push(name);
+    else into.set(key, [name]);
+  };
+  for (const p of aliasPatterns) {
+    if (p.tokens.length < 2 || p.value.weak || p.value.brand.imported) continue;
+    const head = p.tokens.slice(0, -1);
+    const before = head[head.length - 1] as string;
+    const last = p.tokens[p.tokens.length - 1] as string;
+    const name = { head, last, alias: p.value };
+    if (last.length > 2) file(cutNames, cutNameKey(before, last), name);
+    else if (head.length >= 2) file(shortLastNames, before, name);
+  }
+
   const patternEntries = data.rules.patterns.flatMap((p) =>
     p.phrases.map((phrase) => {
       const tokens = tokenize(phrase);
@@ -362,6 +400,8 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     brandsBySlug,
     aliasPatternCount: aliasPatterns.length,
     fuzzy,
+    cutNames,
+    shortLastNames,
     keywords,
     lexicon,
     cities,

@@ -341,6 +341,31 @@ describe('a platform’s own product named with its billing prefix word', () => 
   });
 });
 
+describe('a name whose last word the field width cut off', () => {
+  it('is the brand whose name the whole words and the cut word begin', () => {
+    expect(brandOf('BURGER KIN #1234 MIAMI FL', { country: 'US' })).toBe('burger-king');
+    expect(brandOf('DUBAI DUTY FRE', { country: 'AE' })).toBe('dubai-duty-free');
+    expect(brandOf('CVS/PHARMAC 1234 NEW YORK NY', { country: 'US' })).toBe('cvs');
+    // A dropped last letter: `CHICK-FIL-A` printed without its A.
+    expect(brandOf('CHICK-FIL-', { country: 'US' })).toBe('chick-fil-a');
+  });
+
+  it('outranks another brand’s whole name inside the cut one', () => {
+    expect(brandOf('HOME CENTR', { country: 'AE' })).toBe('home-centre');
+  });
+
+  it('never replaces a whole name over the same words', () => {
+    expect(brandOf('OMAN AIR MUSCAT', { country: 'OM' })).toBe('oman-air');
+  });
+
+  it('needs the cut at the end of the name, two letters left of the word, and the brand’s country', () => {
+    expect(brandOf('BURGER KIN WEST CAFE', { country: 'US' })).toBeNull();
+    expect(brandOf('BURGER K', { country: 'US' })).toBeNull();
+    expect(brandOf('DUBAI DUTY', { country: 'AE' })).toBeNull();
+    expect(brandOf('CHICK-FIL-', { country: 'AE' })).toBeNull();
+  });
+});
+
 describe('one name, two chains in disjoint countries', () => {
   it('WOOLWORTHS is the Australian grocer in Australia, the South African store in South Africa', () => {
     expect(brandOf('WOOLWORTHS 1234 SYDNEY', { country: 'AU' })).toBe('woolworths-au');
