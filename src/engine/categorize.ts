@@ -9,7 +9,7 @@ import { chooseLine } from './lines.js';
 import type { BrandMatch } from './match.js';
 import { modelDecision } from './merchant-type.js';
 import type { NormalizedText } from './normalize.js';
-import type { KeywordRef, PatternRef, Snapshot } from './snapshot.js';
+import { MIN_CUT_KEYWORD, type KeywordRef, type PatternRef, type Snapshot } from './snapshot.js';
 import { tokenize } from './text.js';
 import { WORD } from './vocabulary.js';
 
@@ -245,7 +245,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     if (YIELDS_TO_PURPOSE.has(kind) && !inward) {
       const purpose = findKeyword(input.text, snapshot);
       if (purpose && PURPOSE_SUB_CATEGORIES.has(purpose.sub_category_id)) {
-        return decided(purpose.sub_category_id, 0.7, `keyword:"${purpose.word}"+${kind}`, null, refund);
+        return decided(purpose.sub_category_id, 0.7, `${keywordReason(purpose)}+${kind}`, null, refund);
       }
     }
     if (kind === 'transfer' && !inward && p.tokens === 1) {
@@ -253,7 +253,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       // `WIRE HOUSE RESTAURANT`): the payment went to a merchant.
       const trade = findKeyword(input.text, snapshot);
       if (trade && isShopTrade(trade.sub_category_id) && !isNoise(trade.word, snapshot)) {
-        return decided(trade.sub_category_id, 0.6, `keyword:"${trade.word}"+${kind}`, null, refund);
+        return decided(trade.sub_category_id, 0.6, `${keywordReason(trade)}+${kind}`, null, refund);
       }
     }
     if (kind === 'transfer' && foreignCountry(input, snapshot)) {
@@ -321,7 +321,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     if (model?.sub_category_id)
       return decided(model.sub_category_id, model.confidence, model.reason, null, refund);
   }
-  if (keyword) return decided(keyword.sub_category_id, 0.6, `keyword:"${keyword.word}"`, null, refund);
+  if (keyword) return decided(keyword.sub_category_id, 0.6, keywordReason(keyword), null, refund);
 
   if (!inward && input.text.intermediary === null && input.text.merchant().locationOnly) {
     // Bank SMS texts for cash withdrawals print the ATM's location where a merchant would be. A
@@ -442,7 +442,7 @@ function findPatterns(text: NormalizedText, direction: Direction): ReadonlyMap<R
   return found;
 }
 
-function findKeyword(text: NormalizedText, snapshot: Snapshot): KeywordRef | null {
+function findKeyword(text: NormalizedText, snapshot: Snapshot): FoundKeyword | null {
   const matches = longestCover(
     text.merchantIds.length > 0
       ? snapshot.keywords.searchIds(text.merchantIds)
@@ -458,7 +458,28 @@ function findKeyword(text: NormalizedText, snapshot: Snapshot): KeywordRef | nul
     )
       best = m;
   }
-  return best?.value ?? null;
+  return best?.value ?? cutKeyword(text, snapshot);
+}
+
+/** A keyword found, or the one a cut-off last word begins (`cut`: the word as printed). */
+type FoundKeyword = KeywordRef & { readonly cut?: string };
+
+function keywordReason(k: FoundKeyword): string {
+  return k.cut === undefined ? `keyword:"${k.word}"` : `keyword:"${k.word}"~cut:"${k.cut}"`;
+}
+
+/**
+ * The merchant's last word, cut by the bank's fixed-width field, begins keywords of one sub-category
+ * only (`PHARMAC`, `TRADIN`, `SUPERMARKE`): that trade. Five letters at least, and never a word the
+ * engine knows whole (a brand's, a place's, a rule's word).
+ */
+function cutKeyword(text: NormalizedText, snapshot: Snapshot): FoundKeyword | null {
+  const word = text.merchant().lastWord;
+  if (word.length < MIN_CUT_KEYWORD || snapshot.vocabulary.is(word, WORD.whole)) return null;
+  const found = snapshot.keywordPrefixes.longerThan(word);
+  const first = found[0];
+  if (!first || found.some((k) => k.sub_category_id !== first.sub_category_id)) return null;
+  return { ...first, cut: word };
 }
 
 /** Drops matches contained in a longer overlapping match. */

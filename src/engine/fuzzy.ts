@@ -1,3 +1,5 @@
+import { PrefixIndex } from './prefix-index.js';
+
 /** Words shorter than this are never read as a misspelt or cut-off brand name. */
 export const MIN_FUZZY_WORD = 6;
 
@@ -8,11 +10,12 @@ export const MIN_FUZZY_WORD = 6;
  */
 export class FuzzyIndex<T> {
   private readonly byVariant = new Map<string, { key: string; value: T }[]>();
-  private readonly sorted: { key: string; value: T }[] = [];
+  private readonly prefixes: PrefixIndex<T>;
 
   constructor(entries: Iterable<{ readonly key: string; readonly value: T }>) {
+    const all: { key: string; value: T }[] = [];
     for (const entry of entries) {
-      this.sorted.push({ key: entry.key, value: entry.value });
+      all.push({ key: entry.key, value: entry.value });
       for (const variant of variantsOf(entry.key)) {
         let bucket = this.byVariant.get(variant);
         if (!bucket) {
@@ -22,7 +25,7 @@ export class FuzzyIndex<T> {
         bucket.push({ key: entry.key, value: entry.value });
       }
     }
-    this.sorted.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.prefixes = new PrefixIndex(all);
   }
 
   /**
@@ -30,20 +33,7 @@ export class FuzzyIndex<T> {
    * fixed width, so the last word is often a truncation (`CARREFO`, `STARBUC`).
    */
   prefixLookup(prefix: string): T[] {
-    let lo = 0;
-    let hi = this.sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.sorted[mid] as { key: string }).key < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    const found: T[] = [];
-    for (let i = lo; i < this.sorted.length; i++) {
-      const entry = this.sorted[i] as { key: string; value: T };
-      if (!entry.key.startsWith(prefix)) break;
-      if (entry.key !== prefix) found.push(entry.value);
-    }
-    return found;
+    return this.prefixes.longerThan(prefix);
   }
 
   /** Values whose key is exactly one edit away from `token` (never an exact match). */

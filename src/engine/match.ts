@@ -458,6 +458,8 @@ function fuzzyMatch(
     // A word we know (noise, place, alias, rule word) or an ordinary word is not a typo: `CAREER`
     // is not `CAREEM`.
     if (snapshot.vocabulary.is(word, WORD.whole) || snapshot.ordinaryWords.has(word)) return;
+    // Nor is the start of a trade word cut by the field width: `LAUNDR` is not `LANDR`.
+    if (snapshot.keywordPrefixes.longerThan(word).length > 0) return;
     for (const alias of snapshot.fuzzy.lookup(word)) {
       // A slip at the first letter is rare; an edit there finds a brand inside another word
       // (`BASICS` holds `ASICS`).

@@ -83,6 +83,11 @@ export interface MerchantWords {
   readonly locationOnly: boolean;
   /** How many city words the merchant part ends with (`CIB MAADI`: one; a country is not counted). */
   readonly trailingCities: number;
+  /**
+   * The last merchant word before trailing places and codes, where a fixed-width field cuts a name
+   * (`PHARMAC` in `AL SHIFA PHARMAC DUBAI`); empty when none.
+   */
+  readonly lastWord: string;
 }
 
 const HAS_DIGIT = /\d/;
@@ -197,6 +202,7 @@ function describeMerchant(
     merchantKey: chosen.kept.slice(0, 6).join(' '),
     locationOnly: cleaned.kept.length === 0 && cleaned.places > 0 && merchant.tokens.length === 0,
     trailingCities: cleaned.cities,
+    lastWord: chosen.kept[chosen.kept.length - 1] ?? '',
   };
 }
 
@@ -254,9 +260,13 @@ function splitOf(token: string, snapshot: Snapshot): [string, string] | null {
   const split =
     splitDigits(token) ??
     (snapshot.splitHeads.has(token.slice(0, 3)) ? splitToken(token, snapshot.vocabulary) : null);
-  // An ordinary word is one word: `MINIBUS` is not `MINI` + `BUS`. Asked only of the rare token
-  // that splits, so the word list costs the common path nothing.
-  return split && snapshot.ordinaryWords.has(token) ? null : split;
+  // An ordinary word is one word: `MINIBUS` is not `MINI` + `BUS`; nor is a trade word cut by the
+  // field width (`HARDWAR`, `CAFETER`). Asked only of the rare token that splits, so the word lists
+  // cost the common path nothing.
+  if (!split || splitDigits(token)) return split;
+  return snapshot.ordinaryWords.has(token) || snapshot.keywordPrefixes.longerThan(token).length > 0
+    ? null
+    : split;
 }
 
 const LETTERS_THEN_DIGITS = /^([a-z]{3,})(\d{3,}[a-z0-9]*)$/;

@@ -6,6 +6,7 @@ import type { Brand, ProductLine, ReferenceData, RuleKind } from '../data/schema
 import { alertWords, type AlertWords } from './alerts.js';
 import { TokenAutomaton } from './automaton.js';
 import { FuzzyIndex } from './fuzzy.js';
+import { PrefixIndex } from './prefix-index.js';
 import { MerchantModel } from './merchant-model.js';
 import { tokenize } from './text.js';
 import type { BrandRef, LearnedMapping, NamedRef } from './types.js';
@@ -55,6 +56,9 @@ export interface AliasRef {
   /** The explanation of a match, made once here rather than per transaction. */
   readonly reason: { readonly description: string; readonly merchant_name: string };
 }
+
+/** Fewest letters of a cut-off keyword: `PHARM` is the start of one trade, `PHAR` of too many words. */
+export const MIN_CUT_KEYWORD = 5;
 
 /** How `cutNames` files a name: the word before the last, and the last word's first two letters. */
 export function cutNameKey(before: string, last: string): string {
@@ -124,6 +128,11 @@ export interface Snapshot {
   /** The same names whose last word is one or two letters (`chick fil a`), by the word before it. */
   readonly shortLastNames: ReadonlyMap<string, readonly CutName[]>;
   readonly keywords: TokenAutomaton<KeywordRef>;
+  /**
+   * One-word keywords longer than MIN_CUT_KEYWORD letters, by their beginnings: the last word of a
+   * merchant's name cut by the field width (`PHARMAC`, `TRADIN`) is read as the keyword it starts.
+   */
+  readonly keywordPrefixes: PrefixIndex<KeywordRef>;
   /**
    * Aliases, rule phrases and intermediary prefixes in one automaton, so each text is scanned once
    * for all three.
@@ -330,6 +339,11 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     }),
   );
   const keywords = new TokenAutomaton(keywordPatterns, vocabulary);
+  const keywordPrefixes = new PrefixIndex(
+    keywordPatterns
+      .filter((k) => k.tokens.length === 1 && (k.tokens[0] as string).length > MIN_CUT_KEYWORD)
+      .map((k) => ({ key: k.tokens[0] as string, value: k.value })),
+  );
   const intermediaryEntries = data.intermediaries.intermediaries.flatMap((i) =>
     i.prefixes.map((prefix) => ({
       tokens: tokenize(prefix),
@@ -403,6 +417,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     cutNames,
     shortLastNames,
     keywords,
+    keywordPrefixes,
     lexicon,
     cities,
     countryNames,

@@ -572,6 +572,28 @@ describe('which keyword names the trade when a text holds several', () => {
   });
 });
 
+describe('a trade word the field width cut off', () => {
+  it('the last word of the merchant’s name begins keywords of one trade: that trade', () => {
+    for (const [text, sub] of [
+      ['AL SHIFA PHARMAC DUBAI AE', '10-2'],
+      ['AL MADINA HYPERMARK', '6-1'],
+      ['ROYAL FURNITU', '13-12'],
+      ['CLEAN LAUNDR', '7-3'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country: 'AE' });
+      expect(e.sub_category.id, text).toBe(sub);
+      expect(e.reasons.category, text).toMatch(/^keyword:"[^"]+"~cut:"[a-z]+"$/);
+      // Neither split into two words nor read as a misspelt brand (`LAUNDR` is not `LANDR`).
+      expect(e.brand, text).toBeNull();
+    }
+  });
+
+  it('not with fewer than five letters, nor inside the name', () => {
+    expect(enrich({ raw_description: 'AL SHIFA PHAR', country: 'AE' }).reasons.category).not.toMatch(/cut:/);
+    expect(enrich({ raw_description: 'PHARMAC ROYAL', country: 'AE' }).reasons.category).not.toMatch(/cut:/);
+  });
+});
+
 describe('fallbacks for unknown merchants', () => {
   it('the brand’s category beats the MCC', () => {
     const e = enrich({ raw_description: 'CARREFOUR', mcc: '5812' });
