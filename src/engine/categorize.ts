@@ -157,6 +157,8 @@ const MONEY_TRANSFER_BUSINESSES = new Set(['15-3', '21-1']);
 
 /** Other Shopping: the sub-category of the keywords that say only that something is sold. */
 const CATCH_ALL_SHOPPING = '13-14';
+const TAX_PAYMENT = '5-1';
+const TAX_REFUND = '8-6';
 
 /** MCCs of banks themselves (cash disbursement by financial institutions). */
 const BANK_MCCS = ['6010', '6011', '6012'];
@@ -301,6 +303,11 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
         return decided('2-1', Math.min(0.8, b.confidence), `brand:${b.brand.slug}+place`, 'atm_withdrawal');
       }
       return decided('1-1', Math.min(0.9, b.confidence), `brand:${b.brand.slug}+bank-debit`, null, refund);
+    }
+    // Money from a tax authority is a tax refund, not a refunded tax payment (`CA FTB STATE TAX
+    // REFUND`, `HMRC` on a credit).
+    if (inward && b.brand.sub_category_id === TAX_PAYMENT) {
+      return decided(TAX_REFUND, Math.min(0.9, b.confidence), `brand:${b.brand.slug}+credit`, null);
     }
     return decided(
       b.brand.sub_category_id,

@@ -431,6 +431,15 @@ describe('refunds keep the merchant’s category', () => {
     expect(e.reasons.category).toBe('mcc:5812');
   });
 
+  it('except a tax authority’s: money from it is a tax refund, and it keeps its brand', () => {
+    const e = enrich({ raw_description: 'CA FTB STATE TAX REFUND', direction: 'CREDIT', country: 'US' });
+    expect(slugOf(snapshot, e)).toBe('franchise-tax-board');
+    expect(e.sub_category.id).toBe('8-6');
+    // Paid to it, it is the tax.
+    const paid = enrich({ raw_description: 'CA FTB TAX PYMT', direction: 'DEBIT', country: 'US' });
+    expect(paid.sub_category.id).toBe('5-1');
+  });
+
   it('a refund with nothing else to go on is Miscellaneous, not Other Transfer In', () => {
     const e = enrich({ raw_description: 'REFUND XQZW', direction: 'CREDIT' });
     expect(e.sub_category.id).toBe('20-1');
@@ -576,7 +585,7 @@ describe('a trade word the field width cut off', () => {
   it('the last word of the merchant’s name begins keywords of one trade: that trade', () => {
     for (const [text, sub] of [
       ['AL SHIFA PHARMAC DUBAI AE', '10-2'],
-      ['AL MADINA HYPERMARK', '6-1'],
+      ['ZAHRAT AL KHAIR HYPERMARK', '6-1'],
       ['ROYAL FURNITU', '13-12'],
       ['CLEAN LAUNDR', '7-3'],
     ] as const) {
