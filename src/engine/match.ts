@@ -5,7 +5,7 @@
  */
 import type { TokenMatch } from './automaton.js';
 import type { NormalizedText } from './normalize.js';
-import { cutNameKey, type AliasRef, type BrandEntry, type Snapshot } from './snapshot.js';
+import { cutNameKey, type AliasRef, type BrandEntry, type PatternRef, type Snapshot } from './snapshot.js';
 import { MIN_FUZZY_WORD } from './fuzzy.js';
 import { tokenize } from './text.js';
 import { WORD } from './vocabulary.js';
@@ -44,6 +44,7 @@ export function matchBrand(
       masked: NO_MASK,
       prefixed: text.intermediary !== null && !text.intermediary.smallMerchants,
       alert: false,
+      rulePhrases: text.merchantHits.patterns,
     };
     const usable = text.merchantHits.aliases.filter((m) => !namedOtherwise(m, merchant, snapshot));
     collect(candidates, usable, merchant, text.merchantTokens.length, mcc, country, snapshot);
@@ -59,6 +60,7 @@ export function matchBrand(
     masked: text.masked,
     prefixed: text.intermediary !== null && !text.intermediary.smallMerchants,
     alert: text.alert,
+    rulePhrases: text.hits.patterns,
   };
   // Copied only from the first dropped match on; usually nothing is dropped.
   let kept: TokenMatch<AliasRef>[] | null = null;
@@ -208,6 +210,8 @@ interface Source {
   readonly prefixed: boolean;
   /** The text is a bank alert sentence (only the description can be). */
   readonly alert: boolean;
+  /** Where the engine's rule phrases stand (`REFUND`, `TRANSFER TO`): words about the payment, not names. */
+  readonly rulePhrases: readonly TokenMatch<PatternRef>[];
 }
 
 /** The taxonomy's Financial Services category: banks, card issuers, payment services. */
@@ -269,14 +273,17 @@ function collect(
 }
 
 /**
- * The match starts the merchant's name, or only place and filler words stand before it: many banks
- * print the country and city first (`RUS MOSCOW <name>`, `KAZ ALMATY <name>`), and those say where the
- * merchant is, not who.
+ * The match starts the merchant's name, or only place, filler and rule words stand before it: many
+ * banks print the country and city first (`RUS MOSCOW <name>`, `KAZ ALMATY <name>`), and those say
+ * where the merchant is, not who; a refund's words (`VOZVRAT`, `REFUND`) say what happened.
  */
-function leadsAfterPlaces(start: number, { ids, anchor }: Source, snapshot: Snapshot): boolean {
+function leadsAfterPlaces(start: number, { ids, anchor, rulePhrases }: Source, snapshot: Snapshot): boolean {
   if (start < anchor) return false;
   for (let i = anchor; i < start; i++) {
-    if ((snapshot.vocabulary.flags(ids[i] as number) & FILLER) === 0) return false;
+    if ((snapshot.vocabulary.flags(ids[i] as number) & FILLER) !== 0) continue;
+    // `VOZVRAT ROZETKA`, `REFUND NEXT`: a refund's words say what happened, not who. Not other rule
+    // words: after `TRANSFER TO` or `EMI` stands a person or a lender (`EMI BAJAJ FINANCE`).
+    if (!rulePhrases.some((p) => p.value.kind === 'refund' && p.start <= i && i < p.end)) return false;
   }
   return true;
 }

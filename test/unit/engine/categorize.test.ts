@@ -248,6 +248,8 @@ describe('statement codes and alert wordings of real banks, by language', () => 
       ['Обмен валюты 100 USD', 'DEBIT', '21-1'],
       ['Налог на имущество 1500р', 'DEBIT', '5-1'],
       ['ECMC1234 оплата Мобильного банка 60р Баланс 100р', 'DEBIT', '1-1'],
+      ['Кэшбэк 150р', 'CREDIT', '8-7'],
+      ['Поступление 10000р', 'CREDIT', '14-2'],
     ],
     Ukrainian: [
       ['Zniattia hotivky 500 UAH ATM', 'DEBIT', '2-1'],

@@ -118,6 +118,16 @@ describe('weak aliases (ordinary words such as NEXT) need a second signal', () =
     expect(brandOf('LONDON XQZW NEXT', { country: 'GB' })).toBeNull();
   });
 
+  it('accepts a weak alias after a refund’s words, not after a transfer’s or a loan’s', () => {
+    expect(brandOf('Повернення коштів ROZETKA', { country: 'UA', direction: 'CREDIT' })).toBe('rozetka');
+    expect(brandOf('REFUND NEXT', { country: 'GB', direction: 'CREDIT' })).toBe('next');
+    expect(brandOf('TRANSFER TO NEXT', { country: 'GB' })).toBeNull();
+    // `Автоплатеж` (autopay) and `услуг` (of services) are filler before the payee.
+    expect(brandOf('Автоплатеж МТС 300р', { country: 'RU' })).toBe('mts');
+    expect(brandOf('Oplata uslug MTS', { country: 'RU' })).toBe('mts');
+    expect(brandOf('EMI BAJAJ FINANCE LTD', { country: 'IN' })).not.toBe('bajaj');
+  });
+
   it('rejects a weak alias in the middle of the text', () => {
     expect(brandOf('XQZW NEXT DAY DELIVERY')).toBeNull();
     expect(brandOf('XQZW NEXT')).toBeNull();
