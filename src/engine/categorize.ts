@@ -168,6 +168,12 @@ const FINANCIAL_CATEGORIES = new Set(['1', '9', '14', '15', '21']);
 
 /** Words for cash that, with a bank's name on a debit, mean its cash machine paid out. */
 const CASH_WORDS = new Set(['cash', ...tokenize('наличные'), ...tokenize('نقدي')]);
+/** Words of paying a bill: said to a card issuer (`CITI CARD ONLINE PAYMENT`), they pay its card. */
+const PAYMENT_WORDS = new Set(['payment', 'pmt', 'pymt', 'epay', 'epayment', 'repayment']);
+/** The loans a debit's wording names more precisely than an autopay does (`WF HOME MTG AUTO PAY`). */
+const LOAN_KINDS: readonly RuleKind[] = ['loan_mortgage', 'loan_car', 'loan_student', 'loan_personal'];
+/** A card-payment wording that names a card; the others (`AUTOPAY`, `PAYMENT THANK YOU`) pay any bill. */
+const NAMES_A_CARD = /card|credit|\bcc\b|crd|visa|بطاق|كارت|فيزا|карт|kart|tarjeta/;
 
 /**
  * The merchant's words are a name's words (alias words) followed by a city, and nothing else. A
@@ -242,6 +248,13 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       continue;
     }
     if (brandIsMerchant && BRAND_OVERRIDES.has(kind)) continue;
+    if (
+      kind === 'card_payment' &&
+      !inward &&
+      !NAMES_A_CARD.test(p.phrase) &&
+      LOAN_KINDS.some((k) => found.has(k))
+    )
+      continue;
     if (bnplBrand && BNPL_INSTALMENT_RULES.has(kind)) continue;
     if (brandCategory === LOANS && !inward && LENDER_PAYMENT_RULES.has(kind)) continue;
     if (YIELDS_TO_PURPOSE.has(kind) && !inward) {
@@ -301,6 +314,11 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       // names no place.
       if (onlyNameAndPlace(input.text, snapshot)) {
         return decided('2-1', Math.min(0.8, b.confidence), `brand:${b.brand.slug}+place`, 'atm_withdrawal');
+      }
+      // `CITI CARD ONLINE PAYMENT`, `BK OF AMER VISA ONLINE PMT`: paying the bank is paying its card.
+      if (input.text.tokens.some((t) => PAYMENT_WORDS.has(t))) {
+        const card = subCategoryForRule('card_payment', direction, input);
+        if (card) return decided(card, Math.min(0.85, b.confidence), `brand:${b.brand.slug}+payment`, null);
       }
       return decided('1-1', Math.min(0.9, b.confidence), `brand:${b.brand.slug}+bank-debit`, null, refund);
     }

@@ -195,6 +195,8 @@ describe('statement codes and alert wordings of real banks, by language', () => 
       ['ACH CREDIT CONTOSO INC', 'CREDIT', '14-3'],
       ['INTERAC E-TRANSFER SENT J DOE', 'DEBIT', '15-2'],
       ['PAYCHECK CONTOSO INC', 'CREDIT', '8-2'],
+      ['CASH APP*JANE DOE', 'DEBIT', '15-2'],
+      ['WF HOME MTG AUTO PAY', 'DEBIT', '9-1'],
       ['NET PAY CONTOSO', 'CREDIT', '8-2'],
       ['You withdrew AED 500 from account 1234', 'DEBIT', '2-1'],
       ['ATM W/D 0042 MAIN ST', 'DEBIT', '2-1'],
@@ -353,7 +355,7 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
   });
 
   it('a loan, cash or transfer word inside a brand or shop name is not a non-merchant row', () => {
-    for (const text of ['PRET A MANGER', 'CASH APP*J DOE', 'STO AVTOSERVIS']) {
+    for (const text of ['PRET A MANGER', 'CASH CONVERTERS', 'STO AVTOSERVIS']) {
       const e = enrich({ raw_description: text });
       expect(e.rule, text).toBeNull();
       expect(['2', '9', '14', '15'], text).not.toContain(e.category.id);
@@ -408,6 +410,24 @@ describe('a buy-now-pay-later provider’s instalment is its own business, not a
   it('a shop named behind the provider is still the shop', () => {
     const e = enrich({ raw_description: 'TABBY NAMSHI', country: 'AE' });
     expect(slugOf(snapshot, e)).toBe('namshi');
+  });
+});
+
+describe('a card issuer’s name with payment words', () => {
+  it('is paying its card, not the bank’s charge', () => {
+    for (const text of ['CITI CARD ONLINE PAYMENT', 'BK OF AMER VISA ONLINE PMT']) {
+      const e = enrich({ raw_description: text, country: 'US' });
+      expect(e.category.name, text).toBe('Loan & Credit Payments');
+      expect(e.sub_category.name, text).toBe('Credit Card Payment');
+      expect(e.brand, text).not.toBeNull();
+    }
+    // Without them it is still the bank's charge.
+    expect(enrich({ raw_description: 'CITIBANK', country: 'US' }).sub_category.id).toBe('1-1');
+  });
+
+  it('a payment app’s card paying a shop is the shop, not a transfer', () => {
+    const e = enrich({ raw_description: 'CASH APP*STARBUCKS', country: 'US' });
+    expect(slugOf(snapshot, e)).toBe('starbucks');
   });
 });
 
