@@ -172,6 +172,15 @@ const CASH_WORDS = new Set(['cash', ...tokenize('наличные'), ...tokenize
 const PAYMENT_WORDS = new Set(['payment', 'pmt', 'pymt', 'epay', 'epayment', 'repayment']);
 /** The loans a debit's wording names more precisely than an autopay does (`WF HOME MTG AUTO PAY`). */
 const LOAN_KINDS: readonly RuleKind[] = ['loan_mortgage', 'loan_car', 'loan_student', 'loan_personal'];
+/**
+ * A card-payment wording that names no card (`AUTOPAY`, `PAYMENT RECEIVED`) says less than a loan
+ * named beside it on a debit (`WF HOME MTG AUTO PAY`) or a transfer's rail (`FASTER PAYMENT RECEIVED
+ * FROM A JONES`).
+ */
+function yieldsToOther(found: ReadonlyMap<RuleKind, unknown>, inward: boolean): boolean {
+  return found.has('transfer') || (!inward && LOAN_KINDS.some((k) => found.has(k)));
+}
+
 /** A card-payment wording that names a card; the others (`AUTOPAY`, `PAYMENT THANK YOU`) pay any bill. */
 const NAMES_A_CARD = /card|credit|\bcc\b|crd|visa|بطاق|كارت|فيزا|карт|kart|tarjeta/;
 
@@ -248,13 +257,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       continue;
     }
     if (brandIsMerchant && BRAND_OVERRIDES.has(kind)) continue;
-    if (
-      kind === 'card_payment' &&
-      !inward &&
-      !NAMES_A_CARD.test(p.phrase) &&
-      LOAN_KINDS.some((k) => found.has(k))
-    )
-      continue;
+    if (kind === 'card_payment' && !NAMES_A_CARD.test(p.phrase) && yieldsToOther(found, inward)) continue;
     if (bnplBrand && BNPL_INSTALMENT_RULES.has(kind)) continue;
     if (brandCategory === LOANS && !inward && LENDER_PAYMENT_RULES.has(kind)) continue;
     if (YIELDS_TO_PURPOSE.has(kind) && !inward) {
@@ -315,8 +318,13 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       if (onlyNameAndPlace(input.text, snapshot)) {
         return decided('2-1', Math.min(0.8, b.confidence), `brand:${b.brand.slug}+place`, 'atm_withdrawal');
       }
-      // `CITI CARD ONLINE PAYMENT`, `BK OF AMER VISA ONLINE PMT`: paying the bank is paying its card.
-      if (input.text.tokens.some((t) => PAYMENT_WORDS.has(t))) {
+      // `CITI CARD ONLINE PAYMENT`, `BK OF AMER VISA ONLINE PMT`, `NATWEST CREDIT CARD`: paying the
+      // bank is paying its card.
+      const tokens = input.text.tokens;
+      if (
+        tokens.some((t) => PAYMENT_WORDS.has(t)) ||
+        (tokens.includes('credit') && tokens.includes('card'))
+      ) {
         const card = subCategoryForRule('card_payment', direction, input);
         if (card) return decided(card, Math.min(0.85, b.confidence), `brand:${b.brand.slug}+payment`, null);
       }

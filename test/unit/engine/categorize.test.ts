@@ -196,6 +196,8 @@ describe('statement codes and alert wordings of real banks, by language', () => 
       ['INTERAC E-TRANSFER SENT J DOE', 'DEBIT', '15-2'],
       ['PAYCHECK CONTOSO INC', 'CREDIT', '8-2'],
       ['CASH APP*JANE DOE', 'DEBIT', '15-2'],
+      ['FASTER PAYMENT RECEIVED FROM A JONES', 'CREDIT', '14-3'],
+      ['PAYMENT RECEIVED - THANK YOU', 'CREDIT', '9-5'],
       ['WF HOME MTG AUTO PAY', 'DEBIT', '9-1'],
       ['NET PAY CONTOSO', 'CREDIT', '8-2'],
       ['You withdrew AED 500 from account 1234', 'DEBIT', '2-1'],
@@ -415,8 +417,12 @@ describe('a buy-now-pay-later provider’s instalment is its own business, not a
 
 describe('a card issuer’s name with payment words', () => {
   it('is paying its card, not the bank’s charge', () => {
-    for (const text of ['CITI CARD ONLINE PAYMENT', 'BK OF AMER VISA ONLINE PMT']) {
-      const e = enrich({ raw_description: text, country: 'US' });
+    for (const [text, country] of [
+      ['CITI CARD ONLINE PAYMENT', 'US'],
+      ['BK OF AMER VISA ONLINE PMT', 'US'],
+      ['NATWEST CREDIT CARD', 'GB'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
       expect(e.category.name, text).toBe('Loan & Credit Payments');
       expect(e.sub_category.name, text).toBe('Credit Card Payment');
       expect(e.brand, text).not.toBeNull();
