@@ -5,7 +5,7 @@
  */
 import type { TokenMatch } from './automaton.js';
 import type { NormalizedText } from './normalize.js';
-import { cutNameKey, type AliasRef, type BrandEntry, type PatternRef, type Snapshot } from './snapshot.js';
+import { type AliasRef, type BrandEntry, type PatternRef, type Snapshot } from './snapshot.js';
 import { MIN_FUZZY_WORD } from './fuzzy.js';
 import { tokenize } from './text.js';
 import { WORD } from './vocabulary.js';
@@ -528,27 +528,27 @@ function cutNameMatch(
   let j = (fromMerchant ? tokens.length : text.segment[1]) - 1;
   while (j > from && isTail(tokens[j] as string, ids[j] as number, snapshot)) j--;
   if (j <= from) return null;
+  const partial = tokens[j] as string;
+  // The last word cut (`BURGER KIN`): names by the word before it and the cut word's beginning.
+  const cut =
+    partial.length >= MIN_CUT_LETTERS
+      ? snapshot.cutNames.get(ids[j - 1] as number)?.longerThan(partial)
+      : undefined;
+  // The last word dropped, one or two letters (`CHICK FIL A`): names by their word before it.
+  const short = snapshot.shortLastNames.get(ids[j] as number);
+  if ((cut === undefined || cut.length === 0) && short === undefined) return null;
   let found: { alias: AliasRef; start: number; end: number } | null = null;
   const consider = (alias: AliasRef, start: number, end: number): boolean => {
     if (found && found.alias.brand.family !== alias.brand.family) return false;
     found ??= { alias, start, end };
     return true;
   };
-  const partial = tokens[j] as string;
-  // The last word cut: the word before it ends the name's head.
-  const cut =
-    partial.length >= MIN_CUT_LETTERS
-      ? snapshot.cutNames.get(cutNameKey(tokens[j - 1] as string, partial))
-      : undefined;
   for (const c of cut ?? []) {
-    if (partial.length < MIN_CUT_LETTERS || partial.length >= c.last.length || !c.last.startsWith(partial))
-      continue;
     if (partial.length < 3 && partial.length * 2 < c.last.length) continue;
     if (!headAt(tokens, j - c.head.length, from, c.head)) continue;
     if (!consider(c.alias, j - c.head.length, j + 1)) return null;
   }
-  // The last word dropped: only a letter or two (`CHICK FIL A`), after a head of two words or more.
-  for (const c of snapshot.shortLastNames.get(partial) ?? []) {
+  for (const c of short ?? []) {
     if (!headAt(tokens, j + 1 - c.head.length, from, c.head)) continue;
     if (!consider(c.alias, j + 1 - c.head.length, j + 1)) return null;
   }
@@ -574,7 +574,12 @@ function headAt(tokens: readonly string[], at: number, from: number, head: reado
 
 /** Printed after the merchant's name: a code or number, a place, a filler word, a lone letter. */
 function isTail(token: string, id: number, snapshot: Snapshot): boolean {
-  return token.length === 1 || /\d/.test(token) || (snapshot.vocabulary.flags(id) & FILLER) !== 0;
+  if (token.length === 1 || (snapshot.vocabulary.flags(id) & FILLER) !== 0) return true;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
 }
 
 const TICKET_NUMBER = /^\d{13}$/;

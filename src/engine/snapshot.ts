@@ -60,11 +60,6 @@ export interface AliasRef {
 /** Fewest letters of a cut-off keyword: `PHARM` is the start of one trade, `PHAR` of too many words. */
 export const MIN_CUT_KEYWORD = 5;
 
-/** How `cutNames` files a name: the word before the last, and the last word's first two letters. */
-export function cutNameKey(before: string, last: string): string {
-  return `${before} ${last.slice(0, 2)}`;
-}
-
 /** A multi-word alias split into the words a cut-off text must hold whole and its last word. */
 export interface CutName {
   readonly head: readonly string[];
@@ -121,12 +116,12 @@ export interface Snapshot {
   readonly fuzzy: FuzzyIndex<AliasRef>;
   /**
    * Curated strong aliases of two words or more, for a name whose last word the bank's fixed-width
-   * field cut off (`BURGER KIN`): by the word before the last and the last word's first two letters
-   * (`burger ki`), so that a common word before the cut (`al`) leads to a few names, not hundreds.
+   * field cut off (`BURGER KIN`): by the vocabulary id of the word before the last, then by the
+   * last word's beginnings.
    */
-  readonly cutNames: ReadonlyMap<string, readonly CutName[]>;
+  readonly cutNames: ReadonlyMap<number, PrefixIndex<CutName>>;
   /** The same names whose last word is one or two letters (`chick fil a`), by the word before it. */
-  readonly shortLastNames: ReadonlyMap<string, readonly CutName[]>;
+  readonly shortLastNames: ReadonlyMap<number, readonly CutName[]>;
   readonly keywords: TokenAutomaton<KeywordRef>;
   /**
    * One-word keywords longer than MIN_CUT_KEYWORD letters, by their beginnings: the last word of a
@@ -296,24 +291,6 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       .map((p) => ({ key: p.tokens[0] as string, value: p.value })),
   );
 
-  // Reviewed names only, as for the fuzzy index: a generated alias cut short is too often a word.
-  const cutNames = new Map<string, CutName[]>();
-  const shortLastNames = new Map<string, CutName[]>();
-  const file = (into: Map<string, CutName[]>, key: string, name: CutName): void => {
-    const list = into.get(key);
-    if (list) list.push(name);
-    else into.set(key, [name]);
-  };
-  for (const p of aliasPatterns) {
-    if (p.tokens.length < 2 || p.value.weak || p.value.brand.imported) continue;
-    const head = p.tokens.slice(0, -1);
-    const before = head[head.length - 1] as string;
-    const last = p.tokens[p.tokens.length - 1] as string;
-    const name = { head, last, alias: p.value };
-    if (last.length > 2) file(cutNames, cutNameKey(before, last), name);
-    else if (head.length >= 2) file(shortLastNames, before, name);
-  }
-
   const patternEntries = data.rules.patterns.flatMap((p) =>
     p.phrases.map((phrase) => {
       const tokens = tokenize(phrase);
@@ -399,6 +376,25 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     for (const t of tokenize(w)) vocabulary.add(t, WORD.noise | WORD.whole);
   // Region codes (`ca`, `ny`) are not whole words: `CANADA...` may still be split.
   for (const r of data.locations.regions) vocabulary.add(r, WORD.region);
+
+  // Reviewed names only, as for the fuzzy index: a generated alias cut short is too often a word.
+  // Filed by word ids, which exist only now that every alias word is in the vocabulary.
+  const byBefore = new Map<number, { key: string; value: CutName }[]>();
+  const shortLastNames = new Map<number, CutName[]>();
+  for (const p of aliasPatterns) {
+    if (p.tokens.length < 2 || p.value.weak || p.value.brand.imported) continue;
+    const head = p.tokens.slice(0, -1);
+    const before = vocabulary.id(head[head.length - 1] as string);
+    const last = p.tokens[p.tokens.length - 1] as string;
+    const name = { head, last, alias: p.value };
+    const into = last.length > 2 ? byBefore : head.length >= 2 ? shortLastNames : null;
+    if (into === byBefore)
+      (byBefore.get(before) ?? byBefore.set(before, []).get(before))?.push({ key: last, value: name });
+    else if (into === shortLastNames)
+      (shortLastNames.get(before) ?? shortLastNames.set(before, []).get(before))?.push(name);
+  }
+  const cutNames = new Map<number, PrefixIndex<CutName>>();
+  for (const [id, names] of byBefore) cutNames.set(id, new PrefixIndex(names));
 
   const splitHeads = new Set<string>();
   for (const p of [...aliasPatterns, ...cityPatterns]) {
