@@ -124,5 +124,9 @@ export function commonsFile(url: string | undefined): string | null {
   if (!url || !url.startsWith('https://commons.wikimedia.org/')) return null;
   const decoded = decodeURIComponent(url.replace(/\+/g, ' '));
   const m = /(?:Special:FilePath\/|Special:Redirect\/file\/)([^?&]+)/.exec(decoded);
-  return m?.[1]?.trim() || null;
+  const file = m?.[1]?.trim() || null;
+  // Wikidata's logo property sometimes holds a document (a PDF, a DjVu scan): not a logo to show.
+  return file && IMAGE_FILE.test(file) ? file : null;
 }
+
+const IMAGE_FILE = /\.(svg|png|jpe?g|gif|webp)$/i;

@@ -376,6 +376,19 @@ describe('a name whose last word the field width cut off', () => {
   });
 });
 
+describe('a creditor named after a direct-debit prefix', () => {
+  it('the prefix is not a name word before an institution’s name', () => {
+    expect(brandOf('PRLV SEPA CARREFOUR BANQUE', { country: 'FR' })).toBe('carrefour-banque');
+  });
+});
+
+describe('a retailer’s fuel chain under its own brand', () => {
+  it('COLES EXPRESS is the fuel chain (now Reddy Express), not the supermarket', () => {
+    expect(brandOf('COLES EXPRESS 1234 SYDNEY', { country: 'AU' })).toBe('reddy-express');
+    expect(brandOf('COLES 0456 SYDNEY', { country: 'AU' })).toBe('coles');
+  });
+});
+
 describe('one name, two chains in disjoint countries', () => {
   it('WOOLWORTHS is the Australian grocer in Australia, the South African store in South Africa', () => {
     expect(brandOf('WOOLWORTHS 1234 SYDNEY', { country: 'AU' })).toBe('woolworths-au');

@@ -12,6 +12,10 @@ describe('name-suggestion-index reader', () => {
       ),
     ).toBe('Great Seal of Canada.png');
     expect(commonsFile('https://graph.facebook.com/x/picture')).toBeNull();
+    // A document in the logo property is no logo.
+    expect(
+      commonsFile('https://commons.wikimedia.org/wiki/Special:FilePath/Annual report 2019.pdf'),
+    ).toBeNull();
     expect(commonsFile(undefined)).toBeNull();
   });
 
