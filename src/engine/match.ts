@@ -5,7 +5,7 @@
  */
 import type { TokenMatch } from './automaton.js';
 import type { NormalizedText } from './normalize.js';
-import { type AliasRef, type BrandEntry, type PatternRef, type Snapshot } from './snapshot.js';
+import { cutNameKey, type AliasRef, type BrandEntry, type PatternRef, type Snapshot } from './snapshot.js';
 import { MIN_FUZZY_WORD } from './fuzzy.js';
 import { tokenize } from './text.js';
 import { WORD } from './vocabulary.js';
@@ -283,9 +283,14 @@ function leadsAfterPlaces(start: number, { ids, anchor, rulePhrases }: Source, s
     if ((snapshot.vocabulary.flags(ids[i] as number) & FILLER) !== 0) continue;
     // `VOZVRAT ROZETKA`, `REFUND NEXT`: a refund's words say what happened, not who. Not other rule
     // words: after `TRANSFER TO` or `EMI` stands a person or a lender (`EMI BAJAJ FINANCE`).
-    if (!rulePhrases.some((p) => p.value.kind === 'refund' && p.start <= i && i < p.end)) return false;
+    if (!inRefundPhrase(i, rulePhrases)) return false;
   }
   return true;
+}
+
+function inRefundPhrase(i: number, phrases: readonly TokenMatch<PatternRef>[]): boolean {
+  for (const p of phrases) if (p.value.kind === 'refund' && p.start <= i && i < p.end) return true;
+  return false;
 }
 
 /**
@@ -530,9 +535,10 @@ function cutNameMatch(
   if (j <= from) return null;
   const partial = tokens[j] as string;
   // The last word cut (`BURGER KIN`): names by the word before it and the cut word's beginning.
+  const before = ids[j - 1] as number;
   const cut =
-    partial.length >= MIN_CUT_LETTERS
-      ? snapshot.cutNames.get(ids[j - 1] as number)?.longerThan(partial)
+    partial.length >= MIN_CUT_LETTERS && snapshot.cutNameKeys.has(cutNameKey(before, partial))
+      ? snapshot.cutNames.get(before)?.longerThan(partial)
       : undefined;
   // The last word dropped, one or two letters (`CHICK FIL A`): names by their word before it.
   const short = snapshot.shortLastNames.get(ids[j] as number);

@@ -60,6 +60,15 @@ export interface AliasRef {
 /** Fewest letters of a cut-off keyword: `PHARM` is the start of one trade, `PHAR` of too many words. */
 export const MIN_CUT_KEYWORD = 5;
 
+/**
+ * The word before a cut name's last word (its id) and a hash of that word's first two letters, as
+ * one small integer (a double key would be boxed and hashed slowly on every text). Collisions only
+ * send a text on to the prefix index, which decides.
+ */
+export function cutNameKey(beforeId: number, last: string): number {
+  return ((beforeId << 10) | ((last.charCodeAt(0) * 31 + last.charCodeAt(1)) & 1023)) & 0x3fffffff;
+}
+
 /** A multi-word alias split into the words a cut-off text must hold whole and its last word. */
 export interface CutName {
   readonly head: readonly string[];
@@ -120,6 +129,8 @@ export interface Snapshot {
    * last word's beginnings.
    */
   readonly cutNames: ReadonlyMap<number, PrefixIndex<CutName>>;
+  /** `cutNameKey` of every cut name: most texts' last two words begin none, and asking is cheap. */
+  readonly cutNameKeys: ReadonlySet<number>;
   /** The same names whose last word is one or two letters (`chick fil a`), by the word before it. */
   readonly shortLastNames: ReadonlyMap<number, readonly CutName[]>;
   readonly keywords: TokenAutomaton<KeywordRef>;
@@ -394,7 +405,11 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       (shortLastNames.get(before) ?? shortLastNames.set(before, []).get(before))?.push(name);
   }
   const cutNames = new Map<number, PrefixIndex<CutName>>();
-  for (const [id, names] of byBefore) cutNames.set(id, new PrefixIndex(names));
+  const cutNameKeys = new Set<number>();
+  for (const [id, names] of byBefore) {
+    cutNames.set(id, new PrefixIndex(names));
+    for (const n of names) cutNameKeys.add(cutNameKey(id, n.key));
+  }
 
   const splitHeads = new Set<string>();
   for (const p of [...aliasPatterns, ...cityPatterns]) {
@@ -411,6 +426,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     aliasPatternCount: aliasPatterns.length,
     fuzzy,
     cutNames,
+    cutNameKeys,
     shortLastNames,
     keywords,
     keywordPrefixes,
