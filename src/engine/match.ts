@@ -5,7 +5,14 @@
  */
 import type { TokenMatch } from './automaton.js';
 import type { NormalizedText } from './normalize.js';
-import { cutNameKey, type AliasRef, type BrandEntry, type PatternRef, type Snapshot } from './snapshot.js';
+import {
+  cutNameKey,
+  wholeLastKey,
+  type AliasRef,
+  type BrandEntry,
+  type PatternRef,
+  type Snapshot,
+} from './snapshot.js';
 import { MIN_FUZZY_WORD } from './fuzzy.js';
 import { tokenize } from './text.js';
 import { WORD } from './vocabulary.js';
@@ -536,8 +543,11 @@ function cutNameMatch(
   const partial = tokens[j] as string;
   // The last word cut (`BURGER KIN`): names by the word before it and the cut word's beginning.
   const before = ids[j - 1] as number;
+  const last = ids[j] as number;
   const cut =
-    partial.length >= MIN_CUT_LETTERS && snapshot.cutNameKeys.has(cutNameKey(before, partial))
+    partial.length >= MIN_CUT_LETTERS &&
+    snapshot.cutNameKeys.has(cutNameKey(before, partial)) &&
+    !(last >= 0 && before >= 0 && snapshot.wholeLastWords.has(wholeLastKey(before, last)))
       ? snapshot.cutNames.get(before)?.longerThan(partial)
       : undefined;
   // The last word dropped, one or two letters (`CHICK FIL A`): names by their word before it.

@@ -7,7 +7,7 @@ import { alertSegment } from './alerts.js';
 import type { TokenMatch } from './automaton.js';
 import type { AliasRef, IntermediaryRef, LexiconEntry, PatternRef, Snapshot } from './snapshot.js';
 import { tokenizeText, toDisplayCase } from './text.js';
-import { WORD, type Vocabulary } from './vocabulary.js';
+import { WORD, WORD_HASH_SEED, wordHashStep, type Vocabulary, type WordFilter } from './vocabulary.js';
 
 export interface NormalizedText {
   /** All tokens of the description, with glued words split. */
@@ -257,9 +257,7 @@ function splitGlued(text: string, snapshot: Snapshot): Words {
 }
 
 function splitOf(token: string, snapshot: Snapshot): [string, string] | null {
-  const split =
-    splitDigits(token) ??
-    (snapshot.splitHeads.has(token.slice(0, 3)) ? splitToken(token, snapshot.vocabulary) : null);
+  const split = splitDigits(token) ?? splitToken(token, snapshot.vocabulary, snapshot.splitLefts);
   // An ordinary word is one word: `MINIBUS` is not `MINI` + `BUS`; nor is a trade word cut by the
   // field width (`HARDWAR`, `CAFETER`). Asked only of the rare token that splits, so the word lists
   // cost the common path nothing.
@@ -282,16 +280,26 @@ const PLACE = WORD.country | WORD.city;
 const MIN_GLUED_NAME = 4;
 const ARABIC_LETTER = /[\u0600-\u06ff]/;
 
-function splitToken(token: string, vocabulary: Vocabulary): [string, string] | null {
+function splitToken(token: string, vocabulary: Vocabulary, lefts: WordFilter): [string, string] | null {
   // Both halves must be known words, so neither is longer than the longest one: a longer token
   // cannot split, and only that many left parts are worth trying. Without this bound the search was
   // quadratic in the token (a 100 KB token took 9 s).
   const longest = vocabulary.maxWordLength;
   if (token.length > 2 * longest) return null;
+  // The beginnings' hashes in one pass; only those the filter may hold are looked up. Both halves
+  // need some length: `payroll` is not `pay` + `roll`.
+  const top = Math.min(token.length - 2, longest);
+  let hash = WORD_HASH_SEED;
+  let candidates: number[] | null = null;
+  for (let i = 1; i <= top; i++) {
+    hash = wordHashStep(hash, token.charCodeAt(i - 1));
+    if (i >= MIN_SPLIT_PART && lefts.mayHold(hash)) (candidates ??= []).push(i, hash);
+  }
+  if (candidates === null) return null;
   // Prefer the longest known left part: `talabatuae` → `talabat` + `uae`.
-  // Both halves need some length: `payroll` is not `pay` + `roll`.
-  for (let i = Math.min(token.length - 2, longest); i >= MIN_SPLIT_PART; i--) {
-    const left = vocabulary.flags(vocabulary.id(token.slice(0, i)));
+  for (let c = candidates.length - 2; c >= 0; c -= 2) {
+    const i = candidates[c] as number;
+    const left = vocabulary.flags(vocabulary.idAt(token, 0, i, candidates[c + 1] as number));
     if ((left & (WORD.alias | PLACE)) === 0) continue;
     const right = token.slice(i);
     const rightFlags = vocabulary.flags(vocabulary.id(right));

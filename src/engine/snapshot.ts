@@ -11,7 +11,7 @@ import { MerchantModel } from './merchant-model.js';
 import { tokenize } from './text.js';
 import type { BrandRef, LearnedMapping, NamedRef } from './types.js';
 import { ENGINE_VERSION } from './version.js';
-import { Vocabulary, WORD } from './vocabulary.js';
+import { Vocabulary, WORD, type WordFilter } from './vocabulary.js';
 
 export interface BrandEntry extends BrandRef {
   readonly slug: string;
@@ -67,6 +67,11 @@ export const MIN_CUT_KEYWORD = 5;
  */
 export function cutNameKey(beforeId: number, last: string): number {
   return ((beforeId << 10) | ((last.charCodeAt(0) * 31 + last.charCodeAt(1)) & 1023)) & 0x3fffffff;
+}
+
+/** The pair of word ids (the word before the last, the last) as one number; both ids are known words. */
+export function wholeLastKey(beforeId: number, lastId: number): number {
+  return beforeId * 0x200000 + lastId;
 }
 
 /** A multi-word alias split into the words a cut-off text must hold whole and its last word. */
@@ -131,6 +136,11 @@ export interface Snapshot {
   readonly cutNames: ReadonlyMap<number, PrefixIndex<CutName>>;
   /** `cutNameKey` of every cut name: most texts' last two words begin none, and asking is cheap. */
   readonly cutNameKeys: ReadonlySet<number>;
+  /**
+   * `wholeLastKey`s of names' last words that begin no longer last word after the same word: a text
+   * ending in a whole name (`BURGER KING`) asks here and skips the prefix search.
+   */
+  readonly wholeLastWords: ReadonlySet<number>;
   /** The same names whose last word is one or two letters (`chick fil a`), by the word before it. */
   readonly shortLastNames: ReadonlyMap<number, readonly CutName[]>;
   readonly keywords: TokenAutomaton<KeywordRef>;
@@ -159,10 +169,10 @@ export interface Snapshot {
   /** `${tenant}\u0000${merchant_key}` → mapping. */
   readonly learnedByMerchantKey: ReadonlyMap<string, LearnedMapping>;
   /**
-   * First three letters of every word a glued token can start with (brand and place tokens): a
-   * token starting otherwise cannot be split, which spares most unknown words the split search.
+   * Brand and place words, the first part a glued token may split into (`CAREEMDUBAI`): a filter
+   * by hash, so most beginnings of an unknown token are ruled out without a table lookup.
    */
-  readonly splitHeads: ReadonlySet<string>;
+  readonly splitLefts: WordFilter;
   /** How card alerts word the merchant (data/alerts.json), folded. */
   readonly alertWords: AlertWords;
   /** The merchant-type model, for merchants no brand, rule or MCC decides; null without one. */
@@ -406,17 +416,15 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
   }
   const cutNames = new Map<number, PrefixIndex<CutName>>();
   const cutNameKeys = new Set<number>();
+  const wholeLastWords = new Set<number>();
   for (const [id, names] of byBefore) {
-    cutNames.set(id, new PrefixIndex(names));
-    for (const n of names) cutNameKeys.add(cutNameKey(id, n.key));
+    const index = new PrefixIndex(names);
+    cutNames.set(id, index);
+    for (const n of names) {
+      cutNameKeys.add(cutNameKey(id, n.key));
+      if (index.longerThan(n.key).length === 0) wholeLastWords.add(wholeLastKey(id, vocabulary.id(n.key)));
+    }
   }
-
-  const splitHeads = new Set<string>();
-  for (const p of [...aliasPatterns, ...cityPatterns]) {
-    for (const t of p.tokens) if (t.length >= 3) splitHeads.add(t.slice(0, 3));
-  }
-  for (const c of data.locations.countries)
-    for (const t of tokenize(c)) if (t.length >= 3) splitHeads.add(t.slice(0, 3));
 
   return Object.freeze({
     catalogVersion: data.version,
@@ -427,18 +435,19 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     fuzzy,
     cutNames,
     cutNameKeys,
+    wholeLastWords,
     shortLastNames,
     keywords,
     keywordPrefixes,
     lexicon,
     cities,
     countryNames,
+    splitLefts: vocabulary.filterOf(WORD.alias | WORD.country | WORD.city),
     vocabulary: vocabulary.seal(),
     mcc,
     taxonomy,
     learnedByMerchantId,
     learnedByMerchantKey,
-    splitHeads,
     alertWords: alertWords(data.alerts),
     model: data.model ? new MerchantModel(data.model) : null,
     notNameWords: new Set(rules.not_name_words.flatMap((w) => tokenize(w))),
