@@ -472,6 +472,11 @@ function fuzzyMatch(
 ): BrandMatch | null {
   const words = text.merchantTokens.length > 0 ? text.merchantTokens : text.tokens.slice(...text.segment);
   const found = new Map<string, { alias: AliasRef; how: string; word: string }>();
+  // A brand that cannot be here (another country, another trade's MCC) is no rival: `CARREFO` in
+  // the Emirates is Carrefour, though Turkey's CarrefourSA begins the same.
+  const fits = (brand: BrandEntry): boolean =>
+    (mcc === '' || brand.mccs.size === 0 || brand.mccs.has(mcc)) &&
+    (brand.countries === null || brand.countries.has(country));
   words.forEach((word, i) => {
     if (word.length < MIN_FUZZY_WORD || !LATIN_WORD.test(word)) return;
     // A word we know (noise, place, alias, rule word) or an ordinary word is not a typo: `CAREER`
@@ -483,11 +488,12 @@ function fuzzyMatch(
       // A slip at the first letter is rare; an edit there finds a brand inside another word
       // (`BASICS` holds `ASICS`).
       if (alias.text.length > 0 && (tokenize(alias.text)[0] as string)[0] !== word[0]) continue;
+      if (!fits(alias.brand)) continue;
       found.set(alias.brand.family, { alias, how: 'typo', word });
     }
     if (i === words.length - 1 && word.length >= MIN_PREFIX_LENGTH) {
       for (const alias of snapshot.fuzzy.prefixLookup(word)) {
-        if (word.length / alias.chars >= 0.6)
+        if (word.length / alias.chars >= 0.6 && fits(alias.brand))
           found.set(alias.brand.family, { alias, how: 'truncation', word });
       }
     }
@@ -497,8 +503,6 @@ function fuzzyMatch(
     { alias: AliasRef; how: string; word: string },
   ];
   const brand = alias.brand;
-  if (mcc !== '' && brand.mccs.size > 0 && !brand.mccs.has(mcc)) return null;
-  if (brand.countries !== null && !brand.countries.has(country)) return null;
   return { brand, confidence: 0.7, reason: `fuzzy-${how}:"${word}"~"${alias.text}"` };
 }
 

@@ -515,6 +515,12 @@ describe('fuzzy fallback', () => {
     expect(brandOf('STARBUC')).toBe('starbucks');
   });
 
+  it('counts as rivals only the brands that trade in the account’s country', () => {
+    // Carrefour and Turkey's CarrefourSA both begin `CARREFO`; only one of them trades in each country.
+    expect(brandOf('CARREFO', { location: { iso_country_cd: 'AE' } })).toBe('carrefour');
+    expect(brandOf('CARREFO', { location: { iso_country_cd: 'TR' } })).toBe('carrefoursa');
+  });
+
   it('does not guess from short words', () => {
     expect(brandOf('ZAAR')).toBeNull(); // ZARA
     expect(brandOf('IKAE')).toBeNull(); // IKEA
