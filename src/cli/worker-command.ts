@@ -7,7 +7,8 @@ import { loadReferenceData } from '../data/load.js';
 import { RetryBoard } from '../errors/retry.js';
 import { createFeedbackServices, type FeedbackServices } from '../feedback/services.js';
 import { startHealthServer } from '../observability/health-server.js';
-import { createLogger, type Logger } from '../observability/logger.js';
+import { createLogger, LOGGER_NAME, type Logger } from '../observability/logger.js';
+import { startLoopWatchdog } from '../observability/loop-watchdog.js';
 import type { BrandStorePort } from '../pipeline/steps.js';
 import { Worker } from '../pipeline/worker.js';
 import type { Database } from '../store/db.js';
@@ -53,6 +54,13 @@ export function runWorkerCommand(argv: string[]): Promise<number> {
 async function runWorker(): Promise<number> {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
+  // From the start: loading the store and building the snapshot run on the same loop.
+  const loop = startLoopWatchdog({
+    stallMs: config.eventLoopStallMs,
+    name: LOGGER_NAME,
+    onFailure: (error) =>
+      log.error({ err: error.message }, 'the event-loop watchdog failed: running unwatched'),
+  });
   const files = loadReferenceData();
   let stopRequested = false;
   const earlyStop = (): void => {
@@ -77,6 +85,7 @@ async function runWorker(): Promise<number> {
   process.off('SIGINT', earlyStop);
   if (stopRequested) {
     await db.close();
+    await loop.stop();
     return 0;
   }
 
@@ -104,6 +113,7 @@ async function runWorker(): Promise<number> {
       await worker.stop().catch((err: unknown) => log.error({ err: String(err) }, 'error while stopping'));
       await health.close();
       await db.close();
+      await loop.stop();
       resolve(code);
       // After a broker outage kafkajs can keep a reconnect timer or a socket of a client it has
       // already been told to disconnect; once everything of ours is closed, nothing may hold the exit.

@@ -291,6 +291,14 @@ export const SETTINGS = {
       'When records wait and nothing has been committed for this long, the worker restarts its consumer and producers; after three restarts without progress it exits non-zero.',
     schema: integer(1_000, 3_600_000),
   }),
+  eventLoopStallMs: setting({
+    env: 'EVENT_LOOP_STALL_MS',
+    default: '60000',
+    rule: 'integer 0-3600000',
+    description:
+      "When the worker's event loop has been blocked this long (nothing else can run: no retry, no stall restart, no /healthz), a watcher thread logs the main thread's stack and kills the process for its supervisor to restart; 0 turns it off.",
+    schema: integer(0, 3_600_000),
+  }),
   onBugDecode: setting({
     env: 'ON_BUG_DECODE',
     default: 'dead-letter',

@@ -79,6 +79,11 @@ export const ERROR_CATALOG = {
   },
   // Bugs: neither the record nor a dependency is to blame.
   PROCESSING_FAILED: { kind: 'bug', summary: 'an unexpected error (a bug); see the message and the log' },
+  EVENT_LOOP_BLOCKED: {
+    kind: 'bug',
+    summary:
+      'the worker’s event loop stayed blocked past EVENT_LOOP_STALL_MS; the process was ended (the log names where it was)',
+  },
 } as const satisfies Record<string, { kind: ErrorKind; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

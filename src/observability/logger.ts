@@ -19,7 +19,10 @@ const REDACTED_PATHS = [
   '*.customer_id',
 ];
 
-export function createLogger(level: string, name = 'tx-enrich'): Logger {
+/** The \`name\` field of every log line. */
+export const LOGGER_NAME = 'tx-enrich';
+
+export function createLogger(level: string, name = LOGGER_NAME): Logger {
   return pino({
     name,
     level,
