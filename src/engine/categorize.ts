@@ -320,7 +320,10 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       }
       // `CITI CARD ONLINE PAYMENT`, `BK OF AMER VISA ONLINE PMT`, `NATWEST CREDIT CARD`: paying the
       // bank is paying its card.
-      const tokens = input.text.tokens;
+      // In an alert sentence only the merchant's part counts: the alert's own wording (`Payment of
+      // AED 50 at …`, `your credit card`) says nothing about whom the money went to.
+      const [from, to] = input.text.alert ? input.text.segment : [0, input.text.tokens.length];
+      const tokens = input.text.tokens.slice(from, to);
       if (
         tokens.some((t) => PAYMENT_WORDS.has(t)) ||
         (tokens.includes('credit') && tokens.includes('card'))

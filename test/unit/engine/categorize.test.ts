@@ -431,6 +431,13 @@ describe('a card issuer’s name with payment words', () => {
     expect(enrich({ raw_description: 'CITIBANK', country: 'US' }).sub_category.id).toBe('1-1');
   });
 
+  it('reads the payment words from the merchant’s part of an alert, not from the alert’s wording', () => {
+    const alert = 'A payment of AED 50.00 has been made at CITIBANK ONLINE using your debit card 1234';
+    const e = enrich({ raw_description: alert, country: 'US' });
+    expect(e.reasons.category).toMatch(/^brand:citibank\+bank-debit/);
+    expect(e.sub_category.id).toBe('1-1');
+  });
+
   it('a payment app’s card paying a shop is the shop, not a transfer', () => {
     const e = enrich({ raw_description: 'CASH APP*STARBUCKS', country: 'US' });
     expect(slugOf(snapshot, e)).toBe('starbucks');
