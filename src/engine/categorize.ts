@@ -158,6 +158,8 @@ const MONEY_TRANSFER_BUSINESSES = new Set(['15-3', '21-1']);
 /** Other Shopping: the sub-category of the keywords that say only that something is sold. */
 const CATCH_ALL_SHOPPING = '13-14';
 const TAX_PAYMENT = '5-1';
+/** Tax offices and government departments and agencies. */
+const PUBLIC_BODIES = new Set([TAX_PAYMENT, '5-2']);
 const TAX_REFUND = '8-6';
 
 /** MCCs of banks themselves (cash disbursement by financial institutions). */
@@ -215,7 +217,12 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
 
   const found = findPatterns(input.text, direction);
   const brandCategory = input.brand ? input.brand.brand.category_id : null;
-  const brandIsMerchant = brandCategory !== null && !FINANCIAL_CATEGORIES.has(brandCategory);
+  // Money from a tax office or a ministry (a refund, a benefit) was bought from nobody: the text's
+  // words decide, and the body is no brand of the row (`HMRC CHILD BENEFIT`, `IRS TREAS 310 TAX REF`).
+  const fromAuthority =
+    inward && input.brand !== null && PUBLIC_BODIES.has(input.brand.brand.sub_category_id);
+  const brandIsMerchant =
+    brandCategory !== null && !FINANCIAL_CATEGORIES.has(brandCategory) && !fromAuthority;
   const moneyTransferBrand =
     input.brand !== null && MONEY_TRANSFER_BUSINESSES.has(input.brand.brand.sub_category_id);
   const bnplBrand = input.brand?.brand.sub_category_id === BNPL;
@@ -333,10 +340,10 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       }
       return decided('1-1', Math.min(0.9, b.confidence), `brand:${b.brand.slug}+bank-debit`, null, refund);
     }
-    // Money from a tax authority is a tax refund, not a refunded tax payment (`CA FTB STATE TAX
-    // REFUND`, `HMRC` on a credit).
+    // Money from a tax authority is a tax refund, not a refunded tax payment (`HMRC` alone on a
+    // credit); the authority is not a brand of it (above).
     if (inward && b.brand.sub_category_id === TAX_PAYMENT) {
-      return decided(TAX_REFUND, Math.min(0.9, b.confidence), `brand:${b.brand.slug}+credit`, null);
+      return decided(TAX_REFUND, Math.min(0.9, b.confidence), `brand:${b.brand.slug}+credit`, 'tax');
     }
     return decided(
       b.brand.sub_category_id,

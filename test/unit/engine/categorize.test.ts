@@ -221,8 +221,8 @@ describe('statement codes and alert wordings of real banks, by language', () => 
       ['FRAIS TENUE COMPTE', 'DEBIT', '1-1'],
       ['COTIS CARTE VISA', 'DEBIT', '1-1'],
       ['REMB PRET 00123', 'DEBIT', '9-3'],
-      ['DGFIP IMPOT', 'DEBIT', '5-1'],
-      ['DGFIP IMPOT', 'CREDIT', '8-6'],
+      ['IMPOT SUR LE REVENU PRLV', 'DEBIT', '5-1'],
+      ['REMBOURSEMENT IMPOT', 'CREDIT', '8-6'],
       ['ACHAT DEVISES USD', 'DEBIT', '21-1'],
     ],
     'Arabic (Gulf, Egyptian, in Latin letters)': [
@@ -466,13 +466,25 @@ describe('refunds keep the merchant’s category', () => {
     expect(e.reasons.category).toBe('mcc:5812');
   });
 
-  it('except a tax authority’s: money from it is a tax refund, and it keeps its brand', () => {
-    const e = enrich({ raw_description: 'CA FTB STATE TAX REFUND', direction: 'CREDIT', country: 'US' });
-    expect(slugOf(snapshot, e)).toBe('franchise-tax-board');
-    expect(e.sub_category.id).toBe('8-6');
-    // Paid to it, it is the tax.
+  it('except a tax authority’s: money from it is a tax refund or a benefit, with no brand', () => {
+    for (const [text, country] of [
+      ['CA FTB STATE TAX REFUND', 'US'],
+      ['IRS TREAS 310 TAX REF', 'US'],
+      ['DGFIP IMPOT', 'FR'],
+      ['FRANCHISE TAX BD', 'US'],
+    ] as const) {
+      const e = enrich({ raw_description: text, direction: 'CREDIT', country });
+      expect(e.sub_category.id, text).toBe('8-6');
+      expect(e.brand, text).toBeNull();
+    }
+    const benefit = enrich({ raw_description: 'HMRC CHILD BENEFIT', direction: 'CREDIT', country: 'GB' });
+    expect(benefit.sub_category.name).toBe('Other Income');
+    expect(benefit.brand).toBeNull();
+    // Paid to it, it is the tax, and the authority is the payee's brand.
     const paid = enrich({ raw_description: 'CA FTB TAX PYMT', direction: 'DEBIT', country: 'US' });
     expect(paid.sub_category.id).toBe('5-1');
+    expect(slugOf(snapshot, paid)).toBe('franchise-tax-board');
+    expect(slugOf(snapshot, enrich({ raw_description: 'DGFIP IMPOT', country: 'FR' }))).toBe('dgfip');
   });
 
   it('a refund with nothing else to go on is Miscellaneous, not Other Transfer In', () => {
@@ -570,11 +582,15 @@ describe('bank flags', () => {
 
 describe('the rail a payment took does not hide what it paid', () => {
   it('a tax paid by direct debit or transfer is the tax', () => {
+    // Named by the authority (a brand of its own) or by the tax's words, the sub-category is the tax.
     for (const text of ['PRLV SEPA DGFIP IMPOT', 'TRANSFER TO HMRC SELF ASSESSMENT', 'ATO PAYMENT']) {
       const e = enrich({ raw_description: text, country: 'GB' });
       expect(e.sub_category.id, text).toBe('5-1');
-      expect(e.rule, text).toBe('tax');
+      expect(e.rule === 'tax' || e.reasons.category.startsWith('brand:'), text).toBe(true);
     }
+    const words = enrich({ raw_description: 'SEPA DD INCOME TAX PAYMENT', country: 'GB' });
+    expect(words.sub_category.id).toBe('5-1');
+    expect(words.rule).toBe('tax');
   });
 
   it('a direct debit to a consumer-credit company repays its loan, and the lender keeps its brand', () => {
