@@ -275,6 +275,14 @@ export const SETTINGS = {
       'Longest wait for one Kafka request; a step of a transaction (start, send, offsets, commit) may take twice this before it is given up and the transaction is retried with a new producer.',
     schema: integer(1_000, 300_000),
   }),
+  kafkaTransactionTimeoutMs: setting({
+    env: 'KAFKA_TRANSACTION_TIMEOUT_MS',
+    default: '20000',
+    rule: 'integer 1000-900000',
+    description:
+      "The transaction timeout of the transactional producers: a transaction left open when its coordinator moves (a broker restart) is aborted by the brokers after this long, and until then the partition's committed offset cannot be read as settled, so its records wait.",
+    schema: integer(1_000, 900_000),
+  }),
   stallReadinessMs: setting({
     env: 'STALL_READINESS_MS',
     default: '30000',

@@ -40,6 +40,11 @@ export interface TopicMessages {
 export interface SinkOptions {
   /** Consumer group whose offsets the transactions commit; also the transactional id prefix. */
   readonly groupId: string;
+  /**
+   * After a rolling restart a transaction whose coordinator moved stayed open until the brokers
+   * timed it out (about 60 s at 60 s: the partition's offset read as unsettled all that time, and
+   * a new producer's start did not end it sooner). Short, since our transactions are.
+   */
   readonly transactionTimeoutMs: number;
   /** Longest wait for one step: producer start, a send, the offsets, the commit, an offset fetch. */
   readonly stepTimeoutMs: number;

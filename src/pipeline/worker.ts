@@ -35,6 +35,7 @@ export type WorkerConfig = Pick<
   | 'partitionsConcurrency' | 'kafkaRecordEncoder' | 'maxInFlightBytes' | 'dlqGuardMaxShare'
   | 'dlqGuardWindow' | 'defaultTenant' | 'logoBaseUrl' | 'shutdownDeadlineMs' | 'retryMaxDelayMs'
   | 'retryBudgetMs' | 'kafkaRequestTimeoutMs' | 'kafkaSessionTimeoutMs' | 'kafkaRebalanceTimeoutMs'
+  | 'kafkaTransactionTimeoutMs'
   | 'stallReadinessMs' | 'stallRestartMs' | 'onBugDecode' | 'onBugProcess' | 'onBugProduce'
 >; // prettier-ignore
 
@@ -108,7 +109,7 @@ export class Worker {
     this.offsets = offsets;
     const sink = new TransactionalSink(this.kafka, offsets, {
       groupId: this.config.consumerGroup,
-      transactionTimeoutMs: 60_000,
+      transactionTimeoutMs: this.config.kafkaTransactionTimeoutMs,
       stepTimeoutMs: this.stepTimeoutMs,
       retryMaxDelayMs: this.config.retryMaxDelayMs,
       recordEncoder: this.config.kafkaRecordEncoder,
