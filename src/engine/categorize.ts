@@ -186,6 +186,25 @@ function yieldsToOther(found: ReadonlyMap<RuleKind, unknown>, inward: boolean): 
 /** A card-payment wording that names a card; the others (`AUTOPAY`, `PAYMENT THANK YOU`) pay any bill. */
 const NAMES_A_CARD = /card|credit|\bcc\b|crd|visa|بطاق|كارت|فيزا|карт|kart|tarjeta/;
 
+/** A card-payment wording that names a credit or store card account, not a purchase made by card. */
+const NAMES_A_CARD_ACCOUNT =
+  /credit|\bcc\b|crd|store card|card s(?:ervices?|rvcs?)\b|kredit|кредит|ائتمان|ايتمان/;
+
+/**
+ * A shop's name with a card account's payment wording on a debit pays the shop's store or
+ * co-branded card (`MACYS CREDIT CARD PAYMENT`, `HOME DEPOT CREDIT SERVICES PMT`): a bank runs that
+ * card, so the shop is no brand of the row. Not in an alert sentence, whose own wording (`credit
+ * card payment of AED 50 at …`) describes the purchase.
+ */
+function paysAStoreCard(kind: RuleKind, phrase: string, input: CategorizeInput): boolean {
+  return (
+    kind === 'card_payment' &&
+    input.direction === 'DEBIT' &&
+    !input.text.alert &&
+    NAMES_A_CARD_ACCOUNT.test(phrase)
+  );
+}
+
 /**
  * The merchant's words are a name's words (alias words) followed by a city, and nothing else. A
  * country after a bank's name is more often part of the name (`AL SALAM BANK ALGERIA`).
@@ -263,7 +282,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       refund = true;
       continue;
     }
-    if (brandIsMerchant && BRAND_OVERRIDES.has(kind)) continue;
+    if (brandIsMerchant && BRAND_OVERRIDES.has(kind) && !paysAStoreCard(kind, p.phrase, input)) continue;
     if (kind === 'card_payment' && !NAMES_A_CARD.test(p.phrase) && yieldsToOther(found, inward)) continue;
     if (bnplBrand && BNPL_INSTALMENT_RULES.has(kind)) continue;
     if (brandCategory === LOANS && !inward && LENDER_PAYMENT_RULES.has(kind)) continue;

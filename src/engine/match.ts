@@ -10,6 +10,7 @@ import {
   wholeLastKey,
   type AliasRef,
   type BrandEntry,
+  type KeywordRef,
   type PatternRef,
   type Snapshot,
 } from './snapshot.js';
@@ -240,7 +241,7 @@ function collect(
     const brand = m.value.brand;
     const mccAgrees = mcc !== '' && brand.mccs.has(mcc);
     const whole_ = m.start === 0 && m.end === whole;
-    const leads = whole_ || leadsAfterPlaces(m.start, source, snapshot);
+    const leads = whole_ || leadsAfterPlaces(m.start, brand.category_id, source, snapshot);
     // A weak alias (an ordinary word such as NEXT, TARGET or كريم, or three letters) names the
     // brand only with a second signal (data/alias-rules.json; docs/engine.md).
     if (m.value.weak && !(mccAgrees || (leads && secondSignal(m, matches, source, country, snapshot))))
@@ -282,17 +283,35 @@ function collect(
 /**
  * The match starts the merchant's name, or only place, filler and rule words stand before it: many
  * banks print the country and city first (`RUS MOSCOW <name>`, `KAZ ALMATY <name>`), and those say
- * where the merchant is, not who; a refund's words (`VOZVRAT`, `REFUND`) say what happened.
+ * where the merchant is, not who; a refund's words (`VOZVRAT`, `REFUND`) say what happened; and the
+ * brand's own trade named before its name says what it is (`ОПЛАТА МОБИЛЬНОЙ СВЯЗИ MTS`,
+ * `SUPERMARKET SPAR`).
  */
-function leadsAfterPlaces(start: number, { ids, anchor, rulePhrases }: Source, snapshot: Snapshot): boolean {
+function leadsAfterPlaces(
+  start: number,
+  category: string,
+  { ids, anchor, rulePhrases }: Source,
+  snapshot: Snapshot,
+): boolean {
   if (start < anchor) return false;
+  let trade: readonly TokenMatch<KeywordRef>[] | null = null;
   for (let i = anchor; i < start; i++) {
     if ((snapshot.vocabulary.flags(ids[i] as number) & FILLER) !== 0) continue;
     // `VOZVRAT ROZETKA`, `REFUND NEXT`: a refund's words say what happened, not who. Not other rule
     // words: after `TRANSFER TO` or `EMI` stands a person or a lender (`EMI BAJAJ FINANCE`).
-    if (!inRefundPhrase(i, rulePhrases)) return false;
+    if (inRefundPhrase(i, rulePhrases)) continue;
+    trade ??= snapshot.keywords.searchIds(ids, anchor, start);
+    if (!inTradeOf(i, category, trade)) return false;
   }
   return true;
+}
+
+function inTradeOf(i: number, category: string, keywords: readonly TokenMatch<KeywordRef>[]): boolean {
+  for (const k of keywords) {
+    const sub = k.value.sub_category_id;
+    if (k.start <= i && i < k.end && sub.slice(0, sub.indexOf('-')) === category) return true;
+  }
+  return false;
 }
 
 function inRefundPhrase(i: number, phrases: readonly TokenMatch<PatternRef>[]): boolean {

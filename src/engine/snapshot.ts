@@ -203,6 +203,8 @@ export function learnedKey(tenant: string, key: string): string {
   return `${tenant}\u0000${key}`;
 }
 
+const ARABIC_ARTICLE = 'ال';
+
 export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapping[] = []): Snapshot {
   const taxonomy = new Map<string, SubCategoryInfo>();
   for (const c of data.taxonomy.categories) {
@@ -223,6 +225,14 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
   const addAlias = (brand: BrandEntry, text: string, declaredWeak: boolean): void => {
     const tokens = tokenize(text);
     if (tokens.length === 0) return;
+    pushAlias(brand, text, tokens, declaredWeak);
+    // An Arabic name of two words or more is as often written without the article of its first
+    // word (`وطنية للبترول` for الوطنية للبترول, `بنك الأهلي`): the rest of the name still tells it.
+    const first = tokens[0] as string;
+    if (tokens.length >= 2 && first.startsWith(ARABIC_ARTICLE) && first.length >= ARABIC_ARTICLE.length + 3)
+      pushAlias(brand, text, [first.slice(ARABIC_ARTICLE.length), ...tokens.slice(1)], declaredWeak);
+  };
+  const pushAlias = (brand: BrandEntry, text: string, tokens: string[], declaredWeak: boolean): void => {
     const weak = declaredWeak || (tokens.length === 1 && [...(tokens[0] as string)].length <= maxShortAlias);
     aliasPatterns.push({
       tokens,

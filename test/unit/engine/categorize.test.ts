@@ -74,6 +74,12 @@ describe('non-merchant patterns', () => {
     ['Переказ між своїми рахунками', 'CREDIT', '14-4', 'own_account'],
     ['UMBUCHUNG', 'DEBIT', '15-1', 'own_account'],
     ['VIR CPTE A CPTE', 'DEBIT', '15-1', 'own_account'],
+    ['Transfer between your accounts AED 500', 'DEBIT', '15-1', 'own_account'],
+    ['تحويل بين حساباتك بمبلغ 500 جنيه', 'DEBIT', '15-1', 'own_account'],
+    ['TRANSFER TO ISA', 'DEBIT', '15-1', 'own_account'],
+    ['VIR INTERNE VERS LIVRET A', 'DEBIT', '15-1', 'own_account'],
+    ['Пенсійна виплата 5000 UAH', 'CREDIT', '8-1', 'pension'],
+    ['Выплата пенсии 20000р', 'CREDIT', '8-1', 'pension'],
     ['FUND TRANSFER FROM AHMED', 'CREDIT', '14-3', 'transfer'],
     ['تحويل محلي', 'DEBIT', '15-2', 'transfer'],
     ['حوالة داخلية', 'CREDIT', '14-3', 'transfer'],
@@ -444,6 +450,30 @@ describe('a card issuer’s name with payment words', () => {
   });
 });
 
+describe('a shop’s name with a card account’s payment wording', () => {
+  it('pays its store card: Credit Card Payment, and the shop is no brand of the row', () => {
+    for (const [text, country] of [
+      ['MACYS CREDIT CARD PAYMENT', 'US'],
+      ['TARGET CARD SRVC PAYMENT', 'US'],
+      ['AMAZON STORE CARD PMT', 'US'],
+      ['LOWES CC PAYMENT', 'US'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(e.sub_category.name, text).toBe('Credit Card Payment');
+      expect(e.brand, text).toBeNull();
+    }
+  });
+
+  it('a purchase wording (card payment to, autopay) or an alert sentence keeps the shop', () => {
+    expect(slugOf(snapshot, enrich({ raw_description: 'CARD PAYMENT TO SAINSBURYS', country: 'GB' }))).toBe(
+      'sainsburys',
+    );
+    expect(slugOf(snapshot, enrich({ raw_description: 'T-MOBILE AUTOPAY', country: 'US' }))).toBe('t-mobile');
+    const alert = 'Credit card payment of AED 120.00 at NOON.COM was successful';
+    expect(slugOf(snapshot, enrich({ raw_description: alert, country: 'AE' }))).toBe('noon');
+  });
+});
+
 describe('refunds keep the merchant’s category', () => {
   it('a refund from a brand keeps the brand and its category, and is never recurring', () => {
     const e = enrich({ raw_description: 'REFUND CARREFOUR', direction: 'CREDIT' });
@@ -626,6 +656,21 @@ describe('which keyword names the trade when a text holds several', () => {
       ['محطة الوقود الجنوبية', '16-6'],
     ] as const) {
       const e = enrich({ raw_description: text, country: 'SA' });
+      expect(e.sub_category.id, text).toBe(sub);
+      expect(e.reasons.category, text).toMatch(/^keyword:/);
+    }
+  });
+});
+
+describe('trade words of places statements name', () => {
+  it('a hawker stall or food court is food, a tavern nightlife, HOA dues a utility', () => {
+    for (const [text, country, sub] of [
+      ['NETS CHINATOWN HAWKER CENTRE 02-15', 'SG', '4-1'],
+      ['FOOD COURT MALL OF ARABIA', 'SA', '4-1'],
+      ['THE BLUE OWL TAVERN', 'US', '3-7'],
+      ['MAPLE RIDGE HOA DUES', 'US', '11-6'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
       expect(e.sub_category.id, text).toBe(sub);
       expect(e.reasons.category, text).toMatch(/^keyword:/);
     }

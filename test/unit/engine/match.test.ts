@@ -309,10 +309,32 @@ describe('a weak alias followed by any other trade’s word is a namesake', () =
   });
 });
 
+describe('the brand’s own trade named before its name', () => {
+  it('does not keep a weak alias from leading: ОПЛАТА МОБИЛЬНОЙ СВЯЗИ MTS is the operator', () => {
+    expect(brandOf('Оплата мобильной связи MTS 500р', { country: 'RU' })).toBe('mts');
+  });
+
+  it('another trade’s words before it still do: a shop called MTS is not the operator', () => {
+    expect(brandOf('Покупка продукты MTS 500р', { country: 'RU' })).toBeNull();
+  });
+});
+
 describe('chains named by one ordinary word, imported weak', () => {
   it('lead the text in their own country: KRYSTAL #123 ATLANTA GA is the burger chain; elsewhere not', () => {
     expect(brandOf('KRYSTAL #123 ATLANTA GA', { country: 'US' })).toBe('krystal');
     expect(brandOf('KRYSTAL 123', { country: 'GB' })).toBeNull();
+  });
+});
+
+describe('an Arabic name of two words or more without the article of its first word', () => {
+  it('is the brand: وطنية للبترول is Wataniya Petroleum (الوطنية للبترول)', () => {
+    const text = 'عملية شراء بمبلغ 1508.82 ج.م من وطنية للبترول ببطاقة رقم 9337';
+    expect(brandOf(text, { country: 'EG' })).toBe('wataniya-petroleum');
+  });
+
+  it('a one-word name keeps its article: عثيم alone is not Othaim (العثيم)', () => {
+    expect(brandOf('العثيم', { country: 'SA' })).toBe('othaim-markets');
+    expect(brandOf('عثيم', { country: 'SA' })).toBeNull();
   });
 });
 
