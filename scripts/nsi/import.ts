@@ -303,7 +303,7 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       skip('named by a trade word');
       continue;
     }
-    // The world import: a chain named by one ordinary word (`Jumbo`, `Hudson`, `Sears`) comes in with
+    // The world import: a chain named by one ordinary word (`Hudson`, `Krystal`, `Reece`) comes in with
     // that name as a weak alias only: the engine then takes it only with a second signal (its MCC, a
     // processor prefix, its trade's word beside it, or the name leading the text in a country the
     // chain trades in). Not when no such signal could be trusted: worldwide (no country speaks for
@@ -371,12 +371,13 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       // The world import: a name of ordinary words glued as fixed-width fields print it (`DIRTCHEAP`)
       // is as weak as the words.
       const gluedOrdinary = options.notable === true && key === gluedName && nameOrdinary;
-      // The world import takes no alias of one ordinary word the name is not (`KARMA` for Karma
-      // Automotive): the word leading a statement (`CREDIT KARMA`) is more often someone else's.
+      // A chain named by one ordinary word: its name, weak (above).
       if (ordinaryName && key === folded(name)) {
         weak.push(alias);
         continue;
       }
+      // The world import takes no alias of one ordinary word the name is not (`KARMA` for Karma
+      // Automotive): the word leading a statement (`CREDIT KARMA`) is more often someone else's.
       if (
         options.notable &&
         !key.includes(' ') &&

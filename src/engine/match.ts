@@ -358,9 +358,9 @@ const GROCERIES = '6';
 const DEPARTMENT_STORES = '13-10';
 
 /**
- * A category keyword of another shop-front trade (of any other trade, after a weak alias) right after
- * the one-word match (`OMEGA RESTAURANT`, `NAKHEEL CAFETERIA`, `CARROLL ELECTRIC`), unless the brand has a line of business in that trade or is a grocer or
- * department store.
+ * A category keyword of another shop-front trade (of any other trade, after a weak alias) right
+ * after the one-word match (`OMEGA RESTAURANT`, `NAKHEEL CAFETERIA`, `CARROLL ELECTRIC`), unless the
+ * brand has a line of business in that trade or is a grocer or department store.
  */
 function namesAnotherTrade(
   m: TokenMatch<AliasRef>,
