@@ -221,8 +221,11 @@ export async function clusterUp(o: ClusterOptions): Promise<ClusterState> {
     }
     await waitClusterReady(o, state);
   } catch (error) {
+    // Taking the cluster down deletes its folder and the nodes' logs in it: keep the failing
+    // node's last lines first.
+    const kept = error instanceof StackError ? error.withLogTail() : error;
     await clusterDown(o).catch(() => undefined);
-    throw error;
+    throw kept;
   }
   writeEnv(o, state);
   o.log(`cluster ready: KAFKA_BROKERS=${state.brokers} SCHEMA_REGISTRY_URL=${state.registryUrl}`);

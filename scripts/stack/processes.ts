@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
 import { createConnection, createServer } from 'node:net';
 import {
   paths,
@@ -28,13 +29,61 @@ export function isPortOpen(host: string, port: number, timeoutMs = 1000): Promis
   });
 }
 
-export function freePort(host: string): Promise<number> {
+/** Ports this process has handed out: two nodes started together must not get the same one. */
+const handedOut = new Set<number>();
+/** The kernel's ephemeral range starts here unless /proc says otherwise (Linux's default). */
+const DEFAULT_EPHEMERAL_START = 32768;
+/** Stack ports are drawn from this many ports below that range. */
+const STABLE_PORTS = 12_000;
+
+/**
+ * A port nothing listens on, below the kernel's ephemeral range. A port from that range (what
+ * `listen(0)` hands out) can be taken as the source port of any outgoing connection between this
+ * check and the server's bind (the registry binds last, seconds later, while the brokers already
+ * connect to each other), and a broker restarted on its old port can find it taken the same way:
+ * the node exits at start with "address in use". Below the range, only a server can take it.
+ */
+export async function freePort(host: string): Promise<number> {
+  const start = ephemeralStart();
+  const low = Math.max(1024, start - STABLE_PORTS);
+  for (let attempt = 0; attempt < 100 && start - low > 1000; attempt++) {
+    const port = randomInt(low, start);
+    if (handedOut.has(port) || !(await canListen(host, port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  // No room below the range (an unusual kernel setting): any port the kernel picks.
+  return listenOn(host, 0);
+}
+
+function ephemeralStart(): number {
+  try {
+    const first = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
+    );
+    return Number.isInteger(first) && first > 1024 ? first : DEFAULT_EPHEMERAL_START;
+  } catch {
+    return DEFAULT_EPHEMERAL_START;
+  }
+}
+
+function canListen(host: string, port: number): Promise<boolean> {
+  return listenOn(host, port).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Listens on the port (0: the kernel's choice), closes again, and resolves the port it had. */
+function listenOn(host: string, port: number): Promise<number> {
   return new Promise((res, rej) => {
     const server = createServer();
     server.once('error', rej);
-    server.listen(0, host, () => {
+    server.listen(port, host, () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? res(address.port) : rej()));
+      server.close(() =>
+        typeof address === 'object' && address !== null ? res(address.port) : rej(new Error('no port')),
+      );
     });
   });
 }

@@ -9,11 +9,26 @@ export class StackError extends Error {
   constructor(
     readonly step: string,
     readonly component: Component | 'maven',
-    message: string,
+    readonly detail: string,
     readonly logFile: string | undefined,
   ) {
-    super(`step "${step}" failed: ${message}`);
+    super(`step "${step}" failed: ${detail}`);
     this.name = 'StackError';
+  }
+
+  /**
+   * The same failure with the log's last lines in its message, for a log about to be deleted (a
+   * cluster's folder goes with the cluster).
+   */
+  withLogTail(lines = 30): StackError {
+    if (this.logFile === undefined || !existsSync(this.logFile)) return this;
+    const where = relative(process.cwd(), this.logFile);
+    return new StackError(
+      this.step,
+      this.component,
+      `${this.detail}\n--- last ${lines} lines of ${where} ---\n${tail(this.logFile, lines)}`,
+      undefined,
+    );
   }
 
   /** The message plus the last lines of the log, ready to print. */

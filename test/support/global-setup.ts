@@ -14,9 +14,15 @@
  * process.env (KAFKA_BROKERS, SCHEMA_REGISTRY_URL, DATABASE_URL).
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { TestProject } from 'vitest/node';
-import { probeKafka, probeRegistry, stackDown, stackOptions, stackUp } from '../../scripts/stack.js';
+import {
+  freePort,
+  probeKafka,
+  probeRegistry,
+  stackDown,
+  stackOptions,
+  stackUp,
+} from '../../scripts/stack.js';
 import type { StackMode } from './provided-context.js';
 import { waitFor, withTimeout } from './wait.js';
 
@@ -50,19 +56,6 @@ async function dockerAvailable(): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address !== null ? resolve(address.port) : reject(),
-      );
-    });
-  });
 }
 
 async function waitForServices(
@@ -117,7 +110,7 @@ async function fromContainers(): Promise<Stack> {
   };
   try {
     // The broker advertises the host port, so it must be known before start: bind a free one 1:1.
-    const kafkaPort = await freePort();
+    const kafkaPort = await freePort('127.0.0.1');
     const kafkaStart = new GenericContainer(KAFKA_IMAGE)
       .withNetwork(network)
       .withNetworkAliases('kafka')

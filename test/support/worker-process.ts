@@ -4,9 +4,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../scripts/stack.js';
 import { waitFor, withTimeout } from './wait.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -26,25 +26,12 @@ export interface WorkerProcess {
   exit(why?: string, timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
 /** `logFile`: every line the worker prints is also appended there (evidence for fault runs). */
 export async function startWorkerProcess(
   env: Record<string, string>,
   logFile?: string,
 ): Promise<WorkerProcess> {
-  const port = await freePort();
+  const port = await freePort('127.0.0.1');
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'tx-enrich.js'), 'worker'], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env, HTTP_PORT: String(port) },
