@@ -185,6 +185,11 @@ export const rulesSchema = z.object({
     z.object({
       sub_category_id: subCategoryId,
       words: z.array(z.string().min(1)).min(1),
+      /**
+       * Words any seller uses (`store`, `trading`, `مؤسسة`): they say only that something is sold,
+       * so the words around them decide. Other Shopping's own trades (`toys`) are not such words.
+       */
+      any_seller: z.boolean().default(false),
     }),
   ),
   /** Words printed around merchant names that are never part of them (POS, PURCHASE, ...). */
@@ -228,6 +233,11 @@ export const alertsSchema = z.object({
   /** Weaker introducers (`من` is also "from your card"): used only when no strong one is present. */
   weak_introducers: z.array(z.string().min(1)),
   terminators: z.array(z.string().min(1)).min(1),
+  /**
+   * Words that end the merchant only before a number (`يوم 12/03`, `وقت 21:30`): before a word they
+   * may be part of a name (`كل يوم ماركت`).
+   */
+  time_words: z.array(z.string().min(1)).default([]),
   purchase_words: z.array(z.string().min(1)),
   currencies: z.array(z.string().min(1)),
 });

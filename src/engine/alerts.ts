@@ -4,7 +4,7 @@
  * general wording rules from data/alerts.json: after the last introducer (a weak one only when no
  * strong one is present), else right after the amount that follows a purchase word (or right after a
  * purchase word that follows the amount: `150.00UAH Оплата. ATB. Бал.`); up to the first
- * clause about the date, card, amount or balance.
+ * clause about the date, card, amount or balance, or a word for the day or time before a number.
  */
 import type { Alerts } from '../data/schemas.js';
 import { tokenize } from './text.js';
@@ -14,6 +14,7 @@ export interface AlertWords {
   readonly introducers: ReadonlySet<string>;
   readonly weakIntroducers: ReadonlySet<string>;
   readonly terminators: ReadonlySet<string>;
+  readonly timeWords: ReadonlySet<string>;
   readonly purchaseWords: ReadonlySet<string>;
   readonly currencies: ReadonlySet<string>;
 }
@@ -29,6 +30,7 @@ export function alertWords(alerts: Alerts): AlertWords {
     introducers: folded(alerts.introducers),
     weakIntroducers: folded(alerts.weak_introducers),
     terminators: folded(alerts.terminators),
+    timeWords: folded(alerts.time_words),
     purchaseWords: folded(alerts.purchase_words),
     currencies: folded(alerts.currencies),
   };
@@ -39,6 +41,9 @@ const MIN_ALERT_TOKENS = 6;
 /** An amount, perhaps with its currency glued on (`500р`, `45.00` splits into `45` `00`). */
 const AMOUNT = /^\d+[a-z\u0621-\u064a]{0,3}$/;
 
+/** A time or date after an introducer (`... on 12/03/24 at 14:22`) says when, not where. */
+const STARTS_WITH_DIGIT = /^\d/;
+
 /** [start, end) of the merchant's tokens in an alert sentence, or null when the text reads as no alert. */
 export function alertSegment(tokens: readonly string[], words: AlertWords): [number, number] | null {
   if (tokens.length < MIN_ALERT_TOKENS) return null;
@@ -48,16 +53,18 @@ export function alertSegment(tokens: readonly string[], words: AlertWords): [num
   if (start < 0) return null;
   let end = tokens.length;
   for (let j = start + 1; j < tokens.length; j++) {
-    if (words.terminators.has(tokens[j] as string)) {
+    const token = tokens[j] as string;
+    const next = tokens[j + 1];
+    if (
+      words.terminators.has(token) ||
+      (words.timeWords.has(token) && next !== undefined && STARTS_WITH_DIGIT.test(next))
+    ) {
       end = j;
       break;
     }
   }
   return [start, end];
 }
-
-/** A time or date after an introducer (`... on 12/03/24 at 14:22`) says when, not where. */
-const STARTS_WITH_DIGIT = /^\d/;
 
 /** The token after the last introducer that has a name after it, or -1. */
 function afterIntroducer(tokens: readonly string[], introducers: ReadonlySet<string>): number {

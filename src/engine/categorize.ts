@@ -9,7 +9,13 @@ import { chooseLine } from './lines.js';
 import type { BrandMatch } from './match.js';
 import { modelDecision } from './merchant-type.js';
 import type { NormalizedText } from './normalize.js';
-import { MIN_CUT_KEYWORD, type KeywordRef, type PatternRef, type Snapshot } from './snapshot.js';
+import {
+  ANY_SELLER_RANK,
+  MIN_CUT_KEYWORD,
+  type KeywordRef,
+  type PatternRef,
+  type Snapshot,
+} from './snapshot.js';
 import { tokenize } from './text.js';
 import { WORD } from './vocabulary.js';
 
@@ -155,8 +161,6 @@ const MONEY_TRANSFER_RULES = new Set<RuleKind>(['remittance', 'currency_exchange
 /** Default sub-categories of remittance and exchange houses (Transfer Out Remittance, Currency Exchange). */
 const MONEY_TRANSFER_BUSINESSES = new Set(['15-3', '21-1']);
 
-/** Other Shopping: the sub-category of the keywords that say only that something is sold. */
-const CATCH_ALL_SHOPPING = '13-14';
 const TAX_PAYMENT = '5-1';
 /** Tax offices and government departments and agencies. */
 const PUBLIC_BODIES = new Set([TAX_PAYMENT, '5-2']);
@@ -221,10 +225,11 @@ function isNoise(word: string, snapshot: Snapshot): boolean {
   return tokenize(word).some((t) => snapshot.vocabulary.is(t, WORD.noise));
 }
 
-/** A keyword's sub-category names a shop's trade: not money moving, not the words any seller uses. */
-function isShopTrade(subCategoryId: string): boolean {
-  const category = subCategoryId.slice(0, subCategoryId.indexOf('-'));
-  return subCategoryId !== CATCH_ALL_SHOPPING && !FINANCIAL_CATEGORIES.has(category) && category !== '2';
+/** A keyword names a shop's trade: not money moving, not a word any seller uses. */
+function isShopTrade(keyword: KeywordRef): boolean {
+  const sub = keyword.sub_category_id;
+  const category = sub.slice(0, sub.indexOf('-'));
+  return keyword.rank !== ANY_SELLER_RANK && !FINANCIAL_CATEGORIES.has(category) && category !== '2';
 }
 
 export function categorize(input: CategorizeInput, snapshot: Snapshot): CategoryDecision {
@@ -296,7 +301,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       // One transfer word beside a shop's trade word names the shop (`TRANSFER STATION CAFE`,
       // `WIRE HOUSE RESTAURANT`): the payment went to a merchant.
       const trade = findKeyword(input.text, snapshot);
-      if (trade && isShopTrade(trade.sub_category_id) && !isNoise(trade.word, snapshot)) {
+      if (trade && isShopTrade(trade) && !isNoise(trade.word, snapshot)) {
         return decided(trade.sub_category_id, 0.6, `${keywordReason(trade)}+${kind}`, null, refund);
       }
     }
@@ -376,7 +381,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   if (fromMcc) return decided(fromMcc, 0.8, `mcc:${input.mcc}`, null, refund);
 
   const keyword = findKeyword(input.text, snapshot);
-  if (keyword && keyword.sub_category_id === CATCH_ALL_SHOPPING && !inward) {
+  if (keyword && keyword.rank === ANY_SELLER_RANK && !inward) {
     // `store`, `trading`, `est`, `مؤسسة` say only that something is sold: the trade words around
     // them (`AL NOOR FOODSTUFF TRADING`) tell the model more.
     const model = modelDecision(input.text, snapshot);

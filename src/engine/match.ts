@@ -6,6 +6,7 @@
 import type { TokenMatch } from './automaton.js';
 import type { NormalizedText } from './normalize.js';
 import {
+  ANY_SELLER_RANK,
   cutNameKey,
   wholeLastKey,
   type AliasRef,
@@ -267,8 +268,10 @@ function collect(
     // reviewed its aliases, and elsewhere the same words are more often a local namesake's.
     if (brand.imported && !countryAgrees && !mccAgrees) continue;
     // One word naming a local brand of another country is more likely a namesake (`JUMBO` in the
-    // Netherlands is the supermarket, not the Dubai electronics chain).
-    if (!countryAgrees && m.end - m.start === 1 && !mccAgrees) continue;
+    // Netherlands is the supermarket, not the Dubai electronics chain). An international chain's
+    // distinctive name is the chain wherever the card was used (`STARBUCKS` in Kazakhstan, whose
+    // country list the catalog may not have caught up with; its ordinary-word names are weak).
+    if (!countryAgrees && m.end - m.start === 1 && !mccAgrees && !isInternational(brand)) continue;
     into.push({
       alias: m.value,
       source: source.name,
@@ -278,6 +281,13 @@ function collect(
       inSegment,
     });
   }
+}
+
+/** Chains in this many countries or more trade across continents. */
+const INTERNATIONAL_COUNTRIES = 10;
+
+function isInternational(brand: BrandEntry): boolean {
+  return brand.countries === null || brand.countries.size >= INTERNATIONAL_COUNTRIES;
 }
 
 /**
@@ -347,8 +357,6 @@ function secondSignal(
   );
 }
 
-/** Keywords that say only that something is sold (`store`, `trading`): they name no other trade. */
-const CATCH_ALL_SUB_CATEGORY = '13-14';
 /**
  * Shop-front trades whose word after a name names the shop (food, groceries, household, medical,
  * shopping, personal care); `TICKETS`, `GAS` or `MOBILE` after a name are as often what it sells.
@@ -376,8 +384,9 @@ function namesAnotherTrade(
   const departments = brand.category_id === GROCERIES || brand.sub_category_id === DEPARTMENT_STORES;
   for (const k of snapshot.keywords.searchIds(ids, i, stop)) {
     if (k.start !== i) continue;
+    // Words any seller uses (`store`, `trading`) name no other trade.
+    if (k.value.rank === ANY_SELLER_RANK) continue;
     const sub = k.value.sub_category_id;
-    if (sub === CATCH_ALL_SUB_CATEGORY) continue;
     const category = sub.slice(0, sub.indexOf('-'));
     if (category === brand.category_id) continue;
     // A weak alias is an ordinary word: any other trade's word after it (`CARROLL ELECTRIC`, `TARGET

@@ -8,7 +8,7 @@ import { TokenAutomaton } from './automaton.js';
 import { FuzzyIndex } from './fuzzy.js';
 import { PrefixIndex } from './prefix-index.js';
 import { MerchantModel } from './merchant-model.js';
-import { tokenize } from './text.js';
+import { cyrillicSpellings, tokenize } from './text.js';
 import type { BrandRef, LearnedMapping, NamedRef } from './types.js';
 import { ENGINE_VERSION } from './version.js';
 import { Vocabulary, WORD, type WordFilter } from './vocabulary.js';
@@ -100,6 +100,9 @@ export interface KeywordRef {
    */
   readonly rank: number;
 }
+
+/** The rank of a word any seller uses (`any_seller` in rules.json). */
+export const ANY_SELLER_RANK = 2;
 
 export interface IntermediaryRef {
   readonly type: 'intermediary';
@@ -196,8 +199,6 @@ export interface Snapshot {
 
 // Arabic letters: the fuzzy matcher reads Latin script only (see buildSnapshot).
 const ARABIC = /[\u0600-\u06ff]/;
-/** Other Shopping: the sub-category of the keywords any seller uses (`store`, `trading`). */
-const CATCH_ALL_SUB_CATEGORY = '13-14';
 
 export function learnedKey(tenant: string, key: string): string {
   return `${tenant}\u0000${key}`;
@@ -323,27 +324,24 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
   );
 
   const patternEntries = data.rules.patterns.flatMap((p) =>
-    p.phrases.map((phrase) => {
-      const tokens = tokenize(phrase);
-      return {
-        tokens,
-        value: {
-          type: 'pattern' as const,
-          kind: p.kind,
-          phrase,
-          tokens: tokens.length,
-          direction: p.direction ?? null,
-        },
+    p.phrases.flatMap((phrase) => {
+      const value = {
+        type: 'pattern' as const,
+        kind: p.kind,
+        phrase,
+        tokens: tokenize(phrase).length,
+        direction: p.direction ?? null,
       };
+      return spellingsOf(phrase).map((tokens) => ({ tokens, value }));
     }),
   );
   const modifiers = new Set(data.rules.trade_modifiers.map((w) => tokenize(w).join(' ')));
   const keywordPatterns = data.rules.keywords.flatMap((k) =>
     k.words.flatMap((word) => {
       const tokens = tokenize(word);
-      const rank = k.sub_category_id === CATCH_ALL_SUB_CATEGORY ? 2 : modifiers.has(tokens.join(' ')) ? 1 : 0;
+      const rank = k.any_seller ? ANY_SELLER_RANK : modifiers.has(tokens.join(' ')) ? 1 : 0;
       const value = { sub_category_id: k.sub_category_id, word, tokens: tokens.length, rank };
-      return withArabicArticles(tokens).map((t) => ({ tokens: t, value }));
+      return spellingsOf(word).flatMap((s) => withArabicArticles(s).map((t) => ({ tokens: t, value })));
     }),
   );
   const keywords = new TokenAutomaton(keywordPatterns, vocabulary);
@@ -498,6 +496,21 @@ function toEntry(
 
 const ARTICLE = 'ال';
 const MAX_ARTICLE_TOKENS = 3;
+
+/** A rule phrase or keyword as tokens, in each Latin spelling of its Cyrillic letters banks use. */
+function spellingsOf(phrase: string): string[][] {
+  const own = tokenize(phrase);
+  const forms = [own];
+  const seen = new Set([own.join(' ')]);
+  for (const spelling of cyrillicSpellings(phrase)) {
+    const tokens = tokenize(spelling);
+    const key = tokens.join(' ');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    forms.push(tokens);
+  }
+  return forms;
+}
 
 /**
  * An Arabic keyword with and without the article on each word: `كهرباء` is also `الكهرباء`

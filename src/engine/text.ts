@@ -94,6 +94,47 @@ const CYRILLIC_TO_LATIN: Readonly<Record<string, string>> = {
 };
 const CYRILLIC = /[\u0400-\u04ff]/g;
 
+/**
+ * Other ways banks print the Cyrillic letters whose Latin spelling varies: Russian SMS in Latin
+ * letters write `PROCENTOV` as well as `PROTSENTOV`, `NALICHNYH` as well as `NALICHNYKH`,
+ * `MOBILNOJ` as well as `MOBILNOY`. The first spelling of each is the one `foldText` uses.
+ */
+const CYRILLIC_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
+  ц: ['ts', 'c', 'tz'],
+  х: ['kh', 'h'],
+  й: ['y', 'j', 'i'],
+  щ: ['shch', 'sch', 'sh'],
+  я: ['ya', 'ja', 'ia'],
+  ю: ['yu', 'ju', 'iu'],
+  ы: ['y', 'i'],
+  ё: ['e', 'yo'],
+  є: ['ye', 'je', 'e'],
+  ї: ['yi', 'ji', 'i'],
+  ж: ['zh', 'j'],
+};
+/** Enough for a phrase with two or three such letters; a longer phrase keeps its first spellings. */
+const MAX_SPELLINGS = 12;
+
+/**
+ * A phrase written in Cyrillic, in the Latin spellings banks use other than `foldText`'s (for the
+ * rule phrases and keywords: brand names come with their own Latin aliases). Empty when the phrase
+ * has no Cyrillic letter whose spelling varies.
+ */
+export function cyrillicSpellings(phrase: string): string[] {
+  let forms = [''];
+  let varies = false;
+  for (const ch of phrase.toLowerCase()) {
+    const options = CYRILLIC_SPELLINGS[ch];
+    if (options) varies = true;
+    const parts = options ?? [CYRILLIC_TO_LATIN[ch] ?? ch];
+    const next: string[] = [];
+    for (const f of forms) for (const o of parts) if (next.length < MAX_SPELLINGS) next.push(f + o);
+    forms = next;
+  }
+  // The first form is foldText's own spelling.
+  return varies ? forms.slice(1) : [];
+}
+
 function transliterateCyrillic(ch: string): string {
   const lower = ch.toLowerCase();
   const latin = CYRILLIC_TO_LATIN[lower];

@@ -38,6 +38,20 @@ describe('alertSegment', () => {
     ).toBe('blue oasis cafe');
   });
 
+  it('a word for the day or time ends the merchant before a number, not before a word', () => {
+    expect(
+      merchantOf('تم خصم مبلغ 250.00 جنيه من بطاقتك المنتهية ب 1234 لدى مخبز الامل يوم 12/03/2025'),
+    ).toBe('مخبز الامل');
+    expect(merchantOf('عملية شراء بقيمة 50.00 ريال من كافيه الورد وقت 21:30')).toBe('كافيه الورد');
+    expect(merchantOf('Оплата 500 RUB в ЦВЕТЫ НА ЛЕНИНА время 14:22 Доступно 900 RUB')).toBe(
+      'tsvety na lenina',
+    );
+    // Before a word it may be part of the name.
+    expect(merchantOf('تم خصم مبلغ 250.00 جنيه من بطاقتك لدى كل يوم ماركت المعادي')).toBe(
+      'كل يوم ماركت المعادي',
+    );
+  });
+
   it('uses a weak introducer (من, в) only when no strong one is present', () => {
     expect(merchantOf('شراء إنترنت\nبطاقة: 1234\nمن: متجر الزهور\nمبلغ: SAR 35.00\nفي: 24-03-12')).toBe(
       'متجر الزهور',

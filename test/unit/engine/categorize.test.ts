@@ -260,10 +260,14 @@ describe('statement codes and alert wordings of real banks, by language', () => 
       ['ECMC1234 оплата Мобильного банка 60р Баланс 100р', 'DEBIT', '1-1'],
       ['Кэшбэк 150р', 'CREDIT', '8-7'],
       ['Поступление 10000р', 'CREDIT', '14-2'],
+      // A transfer "to" a card product whose name holds a shop's trade word (`gold`).
+      ['Перевод на Gold Card 5000 ₸', 'DEBIT', '15-2'],
+      ['Perevod na Gold 5000 RUB', 'DEBIT', '15-2'],
     ],
     Ukrainian: [
       ['Zniattia hotivky 500 UAH ATM', 'DEBIT', '2-1'],
       ['Переказ з картки 500 грн', 'DEBIT', '15-2'],
+      ['Переказ на рахунок 500 UAH', 'DEBIT', '15-2'],
       ['Зарахування коштів 1000 грн', 'CREDIT', '14-2'],
       ['Податок на доходи', 'DEBIT', '5-1'],
     ],
@@ -659,6 +663,74 @@ describe('which keyword names the trade when a text holds several', () => {
       expect(e.sub_category.id, text).toBe(sub);
       expect(e.reasons.category, text).toMatch(/^keyword:/);
     }
+  });
+});
+
+describe('Russian and Ukrainian wordings in any of the Latin spellings banks use', () => {
+  it('a rule phrase or keyword written in Cyrillic matches its c/h/j spellings too', () => {
+    for (const [text, direction, sub] of [
+      ['Zachislenie procentov po vkladu 150 RUB', 'CREDIT', '8-4'],
+      ['Kapitalizaciya 150 RUB', 'CREDIT', '8-4'],
+      ['Naraxuvannja vidsotkiv 50 UAH', 'CREDIT', '8-4'],
+      ['Snjatie nalichnyh 5000 RUB', 'DEBIT', '2-1'],
+      ['Karta 4.1234 Oplata 1.50 BYN BLR SMS-OPOVESHCHENIE OSTATOK 100 BYN', 'DEBIT', '1-1'],
+      ['Oplata mobilnoj svyazi 300 RUB', 'DEBIT', '12-1'],
+    ] as const) {
+      expect(enrich({ raw_description: text, direction, country: 'RU' }).sub_category.id, text).toBe(sub);
+    }
+  });
+
+  it('rent of a flat is rent, of a car a rental car; a theatre is an event', () => {
+    expect(enrich({ raw_description: 'Arenda kvartiry 30000 RUB', country: 'RU' }).sub_category.id).toBe(
+      '11-1',
+    );
+    expect(enrich({ raw_description: 'Arenda avto 3000 RUB', country: 'RU' }).sub_category.id).toBe('16-8');
+    // Not `tea` + `tr` (Turkey) split from one word.
+    const e = enrich({
+      raw_description: 'Karta 4.1234 Oplata 12.50 BYN BLR MINSK TEATR OPERY OSTATOK 100 BYN',
+    });
+    expect(e.sub_category.id).toBe('3-9');
+  });
+});
+
+describe('Other Shopping’s own trades are trades, not words any seller uses', () => {
+  it('a toy shop is Other Shopping by its keyword, in any language, without asking the model', () => {
+    for (const [text, country] of [
+      ['HAPPY KIDS TOYS 0231', 'GB'],
+      ['CB PETIT PRINCE JOUETS', 'FR'],
+      ['MAGAZIN IGRUSHKI VESNA', 'RU'],
+      ['شراء لدى ألعاب السعادة الرياض', 'SA'],
+      ['عالم الألعاب', 'KW'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(e.sub_category.id, text).toBe('13-14');
+      expect(e.reasons.category, text).toMatch(/^keyword:/);
+    }
+  });
+
+  it('video games and a games hall are Entertainment', () => {
+    expect(enrich({ raw_description: 'متجر ألعاب إلكترونية', country: 'SA' }).sub_category.id).toBe('3-3');
+    expect(enrich({ raw_description: 'صالة ألعاب النخيل', country: 'SA' }).sub_category.id).toBe('3-1');
+  });
+
+  it('a toy word after a weak alias names a namesake, not the brand', () => {
+    // `toys` is a trade: after an ordinary-word alias it marks another business, as `ELECTRIC` does.
+    expect(slugOf(snapshot, enrich({ raw_description: 'KRYSTAL #0412 ATLANTA GA', country: 'US' }))).toBe(
+      'krystal',
+    );
+    expect(
+      slugOf(snapshot, enrich({ raw_description: 'KRYSTAL TOYS ATLANTA GA', country: 'US' })),
+    ).toBeNull();
+  });
+
+  it('a word any seller uses still yields to the model', () => {
+    const e = enrich({ raw_description: 'AL NOOR TEXTILE TRADING', country: 'AE' });
+    expect(e.reasons.category).toMatch(/^model:/);
+    expect(e.sub_category.id).toBe('13-4');
+    // Alone it keeps its answer.
+    expect(enrich({ raw_description: 'AL NOOR TRADING', country: 'AE' }).reasons.category).toBe(
+      'keyword:"trading"',
+    );
   });
 });
 

@@ -441,6 +441,18 @@ describe('one name, two chains in disjoint countries', () => {
   });
 });
 
+describe('an international chain’s distinctive name outside its listed countries', () => {
+  it('is the chain: its country list may lag behind it, and travellers and web shops pay it', () => {
+    expect(brandOf('Pokupka 5000 KZT STARBUCKS Dostupno 1000 KZT', { country: 'KZ' })).toBe('starbucks');
+    expect(brandOf('Karta *1234: Pokupka 500.00 RUR; IKEA; 10.05.2024', { country: 'RU' })).toBe('ikea');
+  });
+
+  it('a local chain’s one-word name abroad stays a namesake', () => {
+    // Woolworths (two local chains, neither in Britain) is the rule's own case.
+    expect(brandOf('WOOLWORTHS', { country: 'GB' })).toBeNull();
+  });
+});
+
 describe('mobile operators of the CIS are telecoms, not phone shops', () => {
   it('MegaFon, MTS, Beeline and Kyivstar charge for communication services', () => {
     for (const [text, country] of [
@@ -610,6 +622,18 @@ describe('Arabic brand names', () => {
     expect(brandOf('شرطه دبي')).toBe('dubai-police');
     expect(brandOf('كارفـــور')).toBe('carrefour');
     expect(brandOf('مَاكدونالدز')).toBe('mcdonalds');
+  });
+
+  it('a brand whose Arabic name is an ordinary word matches in its countries only', () => {
+    // `بلبن` ("with milk") is B.Laban, the dessert chain, where it trades, after the alert's `من`.
+    const alert = 'عملية شراء بمبلغ 100.00 ج.م من بلبن ببطاقة رقم 1234';
+    expect(brandOf(alert, { country: 'EG' })).toBe('b-laban');
+    expect(brandOf(alert, { country: 'US' })).toBeNull();
+  });
+
+  it('common spellings of a Latin name in Arabic letters', () => {
+    expect(brandOf('شراء لدى رد تاغ الرياض', { country: 'SA' })).toBe('redtag');
+    expect(brandOf('عملية شراء من أورانج ببطاقة رقم 1234', { country: 'EG' })).toBe('orange');
   });
 
   it('returns the Arabic brand name with the match', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  cyrillicSpellings,
   foldText,
   isArabicToken,
   stripArabicArticle,
@@ -171,6 +172,27 @@ describe('tokenize', () => {
 function casedOf(text: TokenizedText): string[] {
   return text.tokens.map((t, i) => text.source.slice(text.starts[i], (text.starts[i] as number) + t.length));
 }
+
+describe('cyrillicSpellings', () => {
+  it('gives the other Latin spellings banks print, not the one foldText uses', () => {
+    const forms = cyrillicSpellings('начисление процентов');
+    expect(forms).toContain('nachislenie procentov');
+    expect(forms).not.toContain('nachislenie protsentov');
+    expect(cyrillicSpellings('снятие наличных')).toEqual(
+      expect.arrayContaining(['snjatie nalichnykh', 'snyatie nalichnyh', 'snjatie nalichnyh']),
+    );
+  });
+
+  it('is empty for a phrase whose letters have one spelling, or no Cyrillic at all', () => {
+    expect(cyrillicSpellings('покупка')).toEqual([]);
+    expect(cyrillicSpellings('cash withdrawal')).toEqual([]);
+    expect(cyrillicSpellings('سحب نقدي')).toEqual([]);
+  });
+
+  it('stays small for a long phrase with many such letters', () => {
+    expect(cyrillicSpellings('щщщщщщщщ').length).toBeLessThan(12);
+  });
+});
 
 describe('toDisplayCase', () => {
   it('title-cases words', () => {
