@@ -47,8 +47,8 @@ export const DEFAULT_OPTIONS: TrainOptions = { seed: 13, sample: 1, epochs: 3, b
 
 /** Examples per class: enough for rare trades, capped so the common ones do not drown them. */
 const MIN_PER_CLASS = 2500;
-const MAX_PER_CLASS = 8000;
-const PER_SEED = 3;
+const MAX_PER_CLASS = 16000;
+const PER_SEED = 6;
 const NOT_A_MERCHANT_EXAMPLES = 12000;
 /** One seed in this many is held out (with all its renderings) for calibration and figures. */
 const HELD_OUT_EVERY = 20;
