@@ -87,5 +87,13 @@ export function linkBrands(brands: readonly Brand[], index: NsiIndex): Map<numbe
       how: viaDomain.has(q) ? 'website' : 'name+country',
     });
   }
+  // An item whose website is one brand's is not another's by name: `HP` is the name Hindustan
+  // Petroleum's stations go by in India, and HP the computer maker sells there too.
+  const byWebsite = new Map<string, number>();
+  for (const [id, link] of links) if (link.how === 'website') byWebsite.set(link.wikidata_id, id);
+  for (const [id, link] of links) {
+    const owner = byWebsite.get(link.wikidata_id);
+    if (link.how === 'name+country' && owner !== undefined && owner !== id) links.delete(id);
+  }
   return links;
 }

@@ -303,7 +303,11 @@ function splitToken(token: string, vocabulary: Vocabulary, lefts: WordFilter): [
     if ((left & (WORD.alias | PLACE)) === 0) continue;
     const right = token.slice(i);
     const rightFlags = vocabulary.flags(vocabulary.id(right));
-    if ((rightFlags & PLACE) !== 0) return [token.slice(0, i), right];
+    // A two-letter country or state code ends a glued place (`DUBAIAE`); after any other word it is
+    // as likely the word's own ending (`HAMID` is not `ham` + Indonesia, `MARIAGE` not `maria` + GE).
+    if ((rightFlags & PLACE) !== 0 && (right.length > 2 || (left & PLACE) !== 0)) {
+      return [token.slice(0, i), right];
+    }
     // Two names glued together: only in Latin script (fixed-width statement fields glue them; Arabic
     // words that hold a name are other words: موبيليس is not موبي), only a name long enough to be
     // telling (`PIAGET` is not `PIA` + `GET`), and only words of curated names: with thousands of

@@ -5,7 +5,7 @@
 import type { Brand, ProductLine, ReferenceData, RuleKind } from '../data/schemas.js';
 import { alertWords, type AlertWords } from './alerts.js';
 import { TokenAutomaton } from './automaton.js';
-import { FuzzyIndex } from './fuzzy.js';
+import { FuzzyIndex, MIN_FUZZY_WORD } from './fuzzy.js';
 import { PrefixIndex } from './prefix-index.js';
 import { MerchantModel } from './merchant-model.js';
 import { cyrillicSpellings, tokenize } from './text.js';
@@ -305,7 +305,9 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     }
   }
 
-  // Fuzzy matching only considers single-token aliases long enough that one edit is still telling,
+  // Fuzzy matching only considers single-token aliases long enough that one edit is still telling
+  // (as long as the words it is asked about: a letter added to a five-letter name is too often
+  // another word; Kazakh `ASHANA`, a canteen, is not `ASANA`),
   // in Latin script: one edit of an Arabic word is usually another Arabic word, and the engine has no
   // Arabic word list to tell them apart (data/words.json is Latin only). Never an imported brand's:
   // their names are often words of a language the stop list does not hold (Russian `SHATURA` is one
@@ -317,7 +319,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
           p.tokens.length === 1 &&
           !p.value.weak &&
           !p.value.brand.imported &&
-          (p.tokens[0] as string).length >= 5 &&
+          (p.tokens[0] as string).length >= MIN_FUZZY_WORD &&
           !ARABIC.test(p.tokens[0] as string),
       )
       .map((p) => ({ key: p.tokens[0] as string, value: p.value })),

@@ -30,6 +30,15 @@ describe('alertSegment', () => {
     );
   });
 
+  it('the merchant ends before the verb of an English alert and the card clause of a French one', () => {
+    expect(merchantOf('Transaction of AED 55.00 at GOLDEN FORK GRILL was successful')).toBe(
+      'golden fork grill',
+    );
+    expect(merchantOf('Achat de 45,000 TND effectue chez PHARMACIE DU LAC avec votre carte 1234')).toBe(
+      'pharmacie du lac',
+    );
+  });
+
   it('an introducer before a time or date is not the merchant’s (`... on 12/03/24 at 14:22`)', () => {
     expect(
       merchantOf(

@@ -680,6 +680,23 @@ describe('Russian and Ukrainian wordings in any of the Latin spellings banks use
     }
   });
 
+  it('a salon is beauty alone; a salon of flowers, phones, furniture, glasses or jewellery is that shop', () => {
+    for (const [text, sub] of [
+      ['Pokupka 1800 RUB SALON KRASOTY LOTOS', '18-3'],
+      ['Pokupka 1800 RUB TSVETOCHNYJ SALON ROZA', '13-1'],
+      ['Pokupka 1800 RUB SALON SVYAZI NA LENINA', '13-5'],
+      ['Pokupka 1800 RUB SALON MEBELI DOM', '13-12'],
+      ['Pokupka 1800 RUB SALON OPTIKI OCHKI', '10-5'],
+      ['Pokupka 1800 RUB YUVELIRNYJ SALON ELENA', '13-8'],
+      ['Pokupka 1800 RUB SVADEBNYJ SALON BELLA', '13-4'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country: 'RU' });
+      expect(e.sub_category.id, text).toBe(sub);
+      expect(e.reasons.category, text).toMatch(/^keyword:/);
+    }
+    expect(enrich({ raw_description: 'CB SALON DE THE LA ROSE', country: 'FR' }).sub_category.id).toBe('4-3');
+  });
+
   it('rent of a flat is rent, of a car a rental car; a theatre is an event', () => {
     expect(enrich({ raw_description: 'Arenda kvartiry 30000 RUB', country: 'RU' }).sub_category.id).toBe(
       '11-1',
@@ -806,6 +823,12 @@ describe('fallbacks for unknown merchants', () => {
       enrich({ raw_description: 'Покупка 500р UNIVERSAM Баланс 1000р', country: 'RU' }).sub_category.id,
     ).toBe('6-1');
     expect(enrich({ raw_description: 'CB BOUCHERIE DU MARCHE', country: 'FR' }).sub_category.id).toBe('6-4');
+  });
+
+  it('a French librairie is a bookshop, not a library', () => {
+    const e = enrich({ raw_description: 'PAIEMENT TPE LIBRAIRIE DU CENTRE', country: 'MA' });
+    expect(e.sub_category.id).toBe('13-7');
+    expect(e.reasons.category).toBe('keyword:"librairie"');
   });
 
   it('a keyword that says only that something is sold (`trading`, `store`) lets the model read the trade', () => {

@@ -228,6 +228,12 @@ describe('fuzzy matching never crosses a word boundary', () => {
     expect(brandOf('SHATURA', { country: 'RU' })).toBe('shatura');
   });
 
+  it('a word one letter longer than a five-letter name is not that name (Kazakh ASHANA, a canteen, is not Asana)', () => {
+    expect(brandOf('ASHANA DASTARKHAN', { country: 'KZ' })).not.toBe('asana');
+    expect(brandOf('ASHANA NUR', { country: 'KZ' })).toBeNull();
+    expect(brandOf('ASANA', { country: 'KZ' })).toBe('asana');
+  });
+
   it('a real typo in a brand name is still found', () => {
     expect(brandOf('STARBUKCS DUBAI')).toBe('starbucks');
   });

@@ -164,6 +164,13 @@ describe('glued words', () => {
     expect(slugOf(snapshot, enrichOne(snapshot, { raw_description: 'TALABATUAE' }))).toBe('talabat');
   });
 
+  it('splits a two-letter country code off a place only: `DUBAIAE`, not `HAMID` or `MARIAGE`', () => {
+    expect(normalize('DUBAIAE').tokens).toEqual(['dubai', 'ae']);
+    expect(normalize('EPICERIE HAMID').tokens).toEqual(['epicerie', 'hamid']);
+    expect(normalize('EPICERIE HAMID').merchant().displayName).toBe('Epicerie Hamid');
+    expect(normalize('SALON DE THE MARIAGE').tokens).toContain('mariage');
+  });
+
   it('splits letters glued to a digit code: `IMPARK00740010A`', () => {
     const n = normalize('IMPARK00740010A');
     expect(n.tokens).toEqual(['impark', '00740010a']);

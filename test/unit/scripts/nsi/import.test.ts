@@ -16,7 +16,7 @@ import {
 import type { NsiIndex, NsiItem } from '../../../../scripts/nsi/index-data.js';
 import { genericWords } from '../../../../scripts/nsi/generic-words.js';
 import { loadWordLists } from '../../../../scripts/word-lists.js';
-import { domainOf } from '../../../../scripts/nsi/link.js';
+import { domainOf, linkBrands } from '../../../../scripts/nsi/link.js';
 import { runImport } from '../../../../scripts/import-nsi.js';
 
 const OSM_TAGS = join(DEFAULT_DATA_DIR, 'osm-tags.json');
@@ -292,4 +292,41 @@ describe('data/brands/nsi-world.json', () => {
     );
     expect(strong).toEqual([]);
   }, 60_000);
+});
+
+describe('Wikidata links', () => {
+  const brand = (id: number, name: string, website: string, countries: string[]): Brand =>
+    ({
+      ...curatedBrand,
+      id,
+      slug: slugify(name),
+      name,
+      aliases: [name.toUpperCase()],
+      website,
+      countries,
+    }) as Brand;
+  const index: NsiIndex = {
+    version: '0.0.0',
+    // A fuel brand whose stations are named by its initials, which another brand's name is.
+    items: [item('fuel-1', 'QX', { countries: ['IN'], wikidata: 'Q81', tag: 'amenity=fuel' })],
+    wikidata: (id) =>
+      id === 'Q81' ? { label: 'QX', website: 'https://www.qxpetroleum.example', logoFile: null } : null,
+  };
+
+  it('links a brand by name in a country both trade in', () => {
+    const links = linkBrands([brand(1, 'QX', 'https://www.qx.example', ['IN', 'US'])], index);
+    expect(links.get(1)?.wikidata_id).toBe('Q81');
+  });
+
+  it('never by name to an item whose website is another brand of the catalog', () => {
+    const links = linkBrands(
+      [
+        brand(1, 'QX', 'https://www.qx.example', ['IN', 'US']),
+        brand(2, 'QX Petroleum', 'https://www.qxpetroleum.example', ['IN']),
+      ],
+      index,
+    );
+    expect(links.get(2)).toMatchObject({ wikidata_id: 'Q81', how: 'website' });
+    expect(links.has(1)).toBe(false);
+  });
 });
