@@ -32,8 +32,10 @@ export function noiseContext(data: ReferenceData, words: CorpusWords): NoiseCont
     arabicNames: words.neutral_names.filter((n) => ARABIC.test(n)),
     cities: data.locations.cities,
     countries: data.locations.countries.filter((c) => c.length <= 3),
+    // Processor and gateway prefixes only: a wallet is named anywhere, and an operator's name is
+    // rare on statements (the brand it runs is printed).
     prefixes: data.intermediaries.intermediaries
-      .filter((i) => i.kind !== 'wallet')
+      .filter((i) => i.kind !== 'wallet' && i.kind !== 'operator')
       .flatMap((i) => i.prefixes),
     templates: words.alert_templates,
   };

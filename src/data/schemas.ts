@@ -120,7 +120,11 @@ export const intermediariesSchema = z.object({
     z.object({
       id: slug,
       name: z.string().min(1),
-      kind: z.enum(['processor', 'wallet', 'marketplace', 'gateway']),
+      /**
+       * `operator`: a company that runs other brands' shops under their names (Alshaya's
+       * Starbucks, Apparel Group's Aldo); the brand after its name is the merchant.
+       */
+      kind: z.enum(['processor', 'wallet', 'marketplace', 'gateway', 'operator']),
       /** Descriptor prefixes, matched on folded tokens at the start of the text. */
       prefixes: z.array(z.string().min(1)).min(1),
       /**

@@ -387,6 +387,24 @@ describe('a payment network before the merchant', () => {
   });
 });
 
+describe('a franchise operator before the brand it runs', () => {
+  it('the brand is the merchant (Alshaya runs Starbucks in the Gulf, Apparel Group Aldo)', () => {
+    expect(brandOf('ALSHAYA STARBUCKS AVENUES', { country: 'KW' })).toBe('starbucks');
+    expect(brandOf('KNET purchase KWD 3.250 at ALSHAYA STARBUCKS card 1234', { country: 'KW' })).toBe(
+      'starbucks',
+    );
+    expect(brandOf('APPAREL GROUP ALDO DUBAI MALL', { country: 'AE' })).toBe('aldo');
+    expect(brandOf('KUWAIT FOOD COMPANY KFC', { country: 'KW' })).toBe('kfc');
+  });
+
+  it('the operator alone is itself where the catalog has it, else no brand', () => {
+    expect(brandOf('ALSHAYA RETAIL KUWAIT', { country: 'KW' })).toBe('alshaya');
+    expect(brandOf('APPAREL GROUP DUBAI', { country: 'AE' })).toBeNull();
+    // A prefix never swallows a brand whose name begins with the same word.
+    expect(brandOf('AMERICANA PLAZA SHEIKH ZAYED', { country: 'EG' })).toBe('americana-plaza');
+  });
+});
+
 describe('a platform’s own product named with its billing prefix word', () => {
   it('is the product, not the platform paying someone', () => {
     expect(brandOf('GOOGLE PLAY', { country: 'US' })).toBe('google-play');
