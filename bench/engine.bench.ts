@@ -9,9 +9,10 @@ import { enrichBatch } from '../src/engine/enrich.js';
 import { buildSnapshot } from '../src/engine/snapshot.js';
 import { generateSamples } from '../src/samples/generate.js';
 
-// `npm run bench` runs this with --no-allocation-site-pretenuring, as the service runs: without it V8
-// sometimes learns from a batch's results (alive until the batch ends) to allocate all later ones in
-// the old generation (docs/performance.md).
+// `npm run bench` runs this with the service's node options (`npm start`, the Docker image):
+// --no-allocation-site-pretenuring, without which V8 sometimes learns from a batch's results (alive
+// until the batch ends) to allocate all later ones in the old generation, and 64 MB semi-spaces, so
+// that a scavenge does not copy the batch in flight (docs/performance.md).
 
 const BATCH = 500;
 const ENGINE_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

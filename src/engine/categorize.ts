@@ -372,7 +372,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     return decided(
       b.brand.sub_category_id,
       Math.min(0.97, b.confidence),
-      `brand:${b.brand.slug}`,
+      b.brand.category_reason,
       null,
       refund,
     );

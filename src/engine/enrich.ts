@@ -160,7 +160,7 @@ function prepareOne(txn: EngineTransaction, snapshot: Snapshot): Prepared {
   const info = snapshot.taxonomy.get(decision.sub_category_id) ?? snapshot.taxonomy.get('20-1');
   if (!info) throw new Error('taxonomy has no Miscellaneous (20-1) sub-category');
 
-  const merchantKey = brand ? `brand:${brand.id}` : text.merchant().merchantKey;
+  const merchantKey = brand ? brand.merchant_key : text.merchant().merchantKey;
   return { txn, tenant, text, match, decision, brand, info, merchantKey };
 }
 
@@ -254,7 +254,7 @@ const ONE_OFF: RecurringDecision = { value: false, reason: 'subscription-brand:o
 
 function subscriptionDecision(brand: BrandEntry, tokens: readonly string[]): RecurringDecision {
   for (const t of tokens) if (ONE_OFF_WORDS.has(t)) return ONE_OFF;
-  return { value: true, reason: `subscription-brand:${brand.slug}` };
+  return { value: true, reason: brand.subscription_reason };
 }
 
 /** History belongs to a tenant's customer: the same customer id at two tenants is two people. */

@@ -32,6 +32,14 @@ export interface BrandEntry extends BrandRef {
    * reviewed, so the engine asks more of them (docs/engine.md, alias safety).
    */
   readonly imported: boolean;
+  /**
+   * Strings every transaction of the brand carries, made once here rather than per transaction: its
+   * merchant key for history (`brand:<id>`), the category reason (`brand:<slug>`) and the recurring
+   * reason of a subscription brand.
+   */
+  readonly merchant_key: string;
+  readonly category_reason: string;
+  readonly subscription_reason: string;
 }
 
 /** A line of business a brand carries (data/business-lines.json; chosen in lines.ts). */
@@ -493,6 +501,9 @@ function toEntry(
     venue: 'venue' in b ? b.venue : false,
     lines,
     imported: 'nsi_id' in b && b.nsi_id !== undefined,
+    merchant_key: `brand:${b.id}`,
+    category_reason: `brand:${b.slug}`,
+    subscription_reason: `subscription-brand:${b.slug}`,
   });
 }
 
