@@ -278,10 +278,12 @@ export function trainMerchantModel(options: TrainOptions = DEFAULT_OPTIONS): Tra
 /**
  * The lowest probability from which the model answers rather than saying Miscellaneous. Declining is
  * right only for the texts that name no trade (the held-out "no trade" examples); for every other
- * text Miscellaneous is wrong. So, band by band from the top, the model answers where its held-out
- * answers are right more often than declining would be (more right answers than "no trade" texts,
- * each counted NO_TRADE_WEIGHT times), as long as all its answers together stay right
- * TARGET_PRECISION of the time.
+ * text Miscellaneous is wrong. So the threshold is the one that makes the most held-out texts come
+ * out right: answering a band of probability gains its right answers and loses its "no trade" texts
+ * (each counted NO_TRADE_WEIGHT times), summed from the top down to the threshold, as long as all
+ * the answers together stay right TARGET_PRECISION of the time. The sum, not the first band that
+ * does not pay on its own: a band near the threshold holds few examples, and stopping at the first
+ * such band moved the threshold between retrains that changed a handful of seeds.
  */
 function chooseThreshold(model: MerchantModel, heldOut: readonly Example[]): number {
   const decided = heldOut.map((ex) => {
@@ -297,13 +299,16 @@ function chooseThreshold(model: MerchantModel, heldOut: readonly Example[]): num
   const count = (from: number, to: number, what: (d: (typeof decided)[number]) => boolean): number =>
     decided.filter((d) => d.p >= from && d.p < to && what(d)).length;
   let threshold = 0.95;
+  let gain = 0;
+  let bestGain = 0;
   for (let t = 0.9; t >= MIN_THRESHOLD - 1e-9; t -= BAND) {
-    const right = count(t, t + BAND, (d) => d.right);
-    const none = count(t, t + BAND, (d) => d.none);
+    gain += count(t, t + BAND, (d) => d.right) - NO_TRADE_WEIGHT * count(t, t + BAND, (d) => d.none);
     const answered = count(t, 1.01, () => true);
-    if (right < NO_TRADE_WEIGHT * none) break;
     if (answered > 0 && count(t, 1.01, (d) => d.right) / answered < TARGET_PRECISION) break;
-    threshold = t;
+    if (gain > bestGain) {
+      bestGain = gain;
+      threshold = t;
+    }
   }
   return Math.round(threshold * 100) / 100;
 }

@@ -209,6 +209,11 @@ function paysAStoreCard(kind: RuleKind, phrase: string, input: CategorizeInput):
   );
 }
 
+/** The text holds an alert's word for a purchase or payment (`Oplata`, `شراء`, `achat`). */
+function namesAPurchase(text: NormalizedText, snapshot: Snapshot): boolean {
+  return text.tokens.some((t) => snapshot.alertWords.purchaseWords.has(t));
+}
+
 /**
  * The merchant's words are a name's words (alias words) followed by a city, and nothing else. A
  * country after a bank's name is more often part of the name (`AL SALAM BANK ALGERIA`).
@@ -390,9 +395,15 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
   }
   if (keyword) return decided(keyword.sub_category_id, 0.6, keywordReason(keyword), null, refund);
 
-  if (!inward && input.text.intermediary === null && input.text.merchant().locationOnly) {
+  if (
+    !inward &&
+    input.text.intermediary === null &&
+    input.text.merchant().locationOnly &&
+    !namesAPurchase(input.text, snapshot)
+  ) {
     // Bank SMS texts for cash withdrawals print the ATM's location where a merchant would be. A
-    // processor, wallet or marketplace before the place (`PAYPAL PAY IN 3`) says it was a purchase.
+    // processor, wallet or marketplace before the place (`PAYPAL PAY IN 3`), or an alert's purchase
+    // word (`Oplata: 5.00 BYN; BLR A1`: the merchant's name was a code), says it was a purchase.
     return decided('2-1', 0.5, 'location-only:atm', 'atm_withdrawal');
   }
   if (inward && !refund) return decided('14-7', 0.4, 'fallback:credit', null);

@@ -300,13 +300,15 @@ function isInternational(brand: BrandEntry): boolean {
 function leadsAfterPlaces(
   start: number,
   category: string,
-  { ids, anchor, rulePhrases }: Source,
+  { tokens, ids, anchor, rulePhrases }: Source,
   snapshot: Snapshot,
 ): boolean {
   if (start < anchor) return false;
   let trade: readonly TokenMatch<KeywordRef>[] | null = null;
   for (let i = anchor; i < start; i++) {
     if ((snapshot.vocabulary.flags(ids[i] as number) & FILLER) !== 0) continue;
+    // An amount, time or code says nothing about who (`VOZVRAT POKUPKI 500R MAGNIT`).
+    if (hasDigit(tokens[i] as string)) continue;
     // `VOZVRAT ROZETKA`, `REFUND NEXT`: a refund's words say what happened, not who. Not other rule
     // words: after `TRANSFER TO` or `EMI` stands a person or a lender (`EMI BAJAJ FINANCE`).
     if (inRefundPhrase(i, rulePhrases)) continue;
@@ -413,6 +415,14 @@ function namesTheTrade(m: TokenMatch<AliasRef>, { ids, anchor, end }: Source, sn
 }
 
 const FILLER = WORD.noise | WORD.country | WORD.city | WORD.region;
+
+function hasDigit(token: string): boolean {
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
+}
 
 /**
  * The word after the match is a name word (an unknown word, an ordinary word, another brand's word):
@@ -626,12 +636,7 @@ function headAt(tokens: readonly string[], at: number, from: number, head: reado
 
 /** Printed after the merchant's name: a code or number, a place, a filler word, a lone letter. */
 function isTail(token: string, id: number, snapshot: Snapshot): boolean {
-  if (token.length === 1 || (snapshot.vocabulary.flags(id) & FILLER) !== 0) return true;
-  for (let i = 0; i < token.length; i++) {
-    const c = token.charCodeAt(i);
-    if (c >= 48 && c <= 57) return true;
-  }
-  return false;
+  return token.length === 1 || (snapshot.vocabulary.flags(id) & FILLER) !== 0 || hasDigit(token);
 }
 
 const TICKET_NUMBER = /^\d{13}$/;

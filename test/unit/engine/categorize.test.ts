@@ -388,6 +388,19 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     expect(enrich({ raw_description: 'HALIFAX BANK 23DEC', country: 'GB' }).sub_category.id).toBe('1-1');
   });
 
+  it('an alert whose merchant part is only a place and a code is a purchase when it says so', () => {
+    // The ATM reading is for texts that print only where the machine stands.
+    expect(enrich({ raw_description: 'VISA1234 12:05 5000r MINSK BLR', country: 'BY' }).sub_category.id).toBe(
+      '2-1',
+    );
+    const e = enrich({
+      raw_description: 'Karta 4.1234; Oplata: 5.00 BYN; BLR Q7; Dostupno: 300 BYN',
+      country: 'BY',
+    });
+    expect(e.category.id).not.toBe('2');
+    expect(e.reasons.category).not.toBe('location-only:atm');
+  });
+
   it('a bank named with the word cash on a debit is its cash machine, not a bank fee', () => {
     const e = enrich({ raw_description: 'CASH HALIFAX 23DEC', mcc: '6011', country: 'GB' });
     expect(e.sub_category.id).toBe('2-1');
@@ -695,6 +708,19 @@ describe('Russian and Ukrainian wordings in any of the Latin spellings banks use
       expect(e.reasons.category, text).toMatch(/^keyword:/);
     }
     expect(enrich({ raw_description: 'CB SALON DE THE LA ROSE', country: 'FR' }).sub_category.id).toBe('4-3');
+  });
+
+  it('the bank’s SMS-service fee, communal services, and an autopayment’s payee', () => {
+    for (const [text, sub] of [
+      ['VISA1234 14:20 spisanie 60r Mobilnyj bank za 12.03-11.04 Balans 9000r', '1-1'],
+      ['Oplata kommunalnyh uslug 3500 RUB', '11-6'],
+      ['MIR-1234 12:00 avtoplatezh 300r MTS Balans 9000r', '12-1'],
+    ] as const) {
+      expect(enrich({ raw_description: text, country: 'RU' }).sub_category.id, text).toBe(sub);
+    }
+    // ECMC is the card's network, not the merchant.
+    const credit = enrich({ raw_description: 'ECMC1234 10:00 ZXQW 500r', direction: 'DEBIT', country: 'RU' });
+    expect(credit.display_name ?? '').not.toMatch(/ecmc/i);
   });
 
   it('rent of a flat is rent, of a car a rental car; a theatre is an event', () => {

@@ -325,6 +325,17 @@ describe('the brand’s own trade named before its name', () => {
   });
 });
 
+describe('an amount or code before a weak name does not keep it from leading', () => {
+  it('a refund of a purchase at MAGNIT, the amount between, is Magnit’s', () => {
+    expect(
+      brandOf('VISA1234 14:20 vozvrat pokupki 500r MAGNIT Balans 9000r', {
+        country: 'RU',
+        direction: 'CREDIT',
+      }),
+    ).toBe('magnit');
+  });
+});
+
 describe('chains named by one ordinary word, imported weak', () => {
   it('lead the text in their own country: KRYSTAL #123 ATLANTA GA is the burger chain; elsewhere not', () => {
     expect(brandOf('KRYSTAL #123 ATLANTA GA', { country: 'US' })).toBe('krystal');

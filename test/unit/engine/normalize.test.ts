@@ -242,7 +242,7 @@ describe('bank SMS sentences', () => {
   });
 
   it('marks a merchant part made only of places as locationOnly (ATM texts)', () => {
-    const atm = 'Purchase of AED 45.00 with Card ending 1234 at DUBAI MARINA, DUBAI on 12/03/2024';
+    const atm = 'AED 500.00 debited from your Card ending 1234 at DUBAI MARINA, DUBAI on 12/03/2024';
     const words = normalize(atm).merchant();
     expect(words.locationOnly).toBe(true);
     expect(words.displayName).toBe('');
@@ -257,6 +257,10 @@ describe('bank SMS sentences', () => {
     expect(e.rule).toBe('atm_withdrawal');
     expect(e.reasons.category).toBe('location-only:atm');
     expect(e.brand).toBeNull();
+    // An alert that says it was a purchase was one, wherever the merchant's name went.
+    const purchase = 'Purchase of AED 45.00 with Card ending 1234 at DUBAI MARINA, DUBAI on 12/03/2024';
+    expect(normalize(purchase).merchant().locationOnly).toBe(true);
+    expect(enrichOne(snapshot, { raw_description: purchase }).reasons.category).not.toBe('location-only:atm');
   });
 
   it('a processor, wallet or marketplace before the places makes it a purchase, not a cash withdrawal', () => {
