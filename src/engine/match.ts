@@ -535,7 +535,7 @@ function fuzzyMatch(
     }
     if (i === words.length - 1 && word.length >= MIN_PREFIX_LENGTH) {
       for (const alias of snapshot.fuzzy.prefixLookup(word)) {
-        if (word.length / alias.chars >= 0.6 && fits(alias.brand))
+        if (truncationShare(word, alias.chars) >= 0.6 && fits(alias.brand))
           found.set(alias.brand.family, { alias, how: 'truncation', word });
       }
     }
@@ -547,6 +547,18 @@ function fuzzyMatch(
   const brand = alias.brand;
   return { brand, confidence: 0.7, reason: `fuzzy-${how}:"${word}"~"${alias.text}"` };
 }
+
+/**
+ * How much of a name a cut-off word keeps. The Arabic article glued to a name in Latin letters
+ * (`ALMAJD`, `ELNOUR`) is not part of what identifies it: `ALMAJD`, a word of its own, keeps four of
+ * `ALMAJDOUIE`'s eight letters, not six of ten.
+ */
+function truncationShare(word: string, nameChars: number): number {
+  const article = ARTICLE.test(word) ? 2 : 0;
+  return (word.length - article) / (nameChars - article);
+}
+
+const ARTICLE = /^(al|el)/;
 
 /** Fewest letters left of a cut-off last word: `BURGER K` could be many names. */
 const MIN_CUT_LETTERS = 2;

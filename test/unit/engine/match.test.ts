@@ -606,6 +606,11 @@ describe('fuzzy fallback', () => {
     expect(brandOf('STARBUC')).toBe('starbucks');
   });
 
+  it('does not count the Arabic article as kept letters: ALMAJD, a word of its own, is no cut ALMAJDOUIE', () => {
+    expect(brandOf('HALLAQ ALMAJD', { country: 'SA' })).not.toBe('almajdouie-motors');
+    expect(brandOf('ALMAJDOU', { country: 'SA' })).toBe('almajdouie-motors');
+  });
+
   it('counts as rivals only the brands that trade in the account’s country', () => {
     // Carrefour and Turkey's CarrefourSA both begin `CARREFO`; only one of them trades in each country.
     expect(brandOf('CARREFO', { location: { iso_country_cd: 'AE' } })).toBe('carrefour');
