@@ -660,6 +660,12 @@ describe('which keyword names the trade when a text holds several', () => {
     expect(enrich({ raw_description: 'ROYAL THAI' }).sub_category.id).toBe('4-1');
   });
 
+  it('an ice-cream shop is a sweets shop, not a laboratory', () => {
+    for (const text of ['ICE CREAM LAB JBR', 'GELATO CORNER', 'بوظة الشام']) {
+      expect(enrich({ raw_description: text, country: 'AE' }).sub_category.id, text).toBe('4-7');
+    }
+  });
+
   it('a word any seller uses (`trading`, `store`) yields to the trade word after it', () => {
     const e = enrich({ raw_description: 'AL NOOR TRADING PHARMACY' });
     expect(e.sub_category.id).toBe('10-2');

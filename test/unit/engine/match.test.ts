@@ -582,6 +582,19 @@ describe('venues (malls) yield to a shop brand in the same text', () => {
     expect(brandOf('STARBUCKS MALL OF THE EMIRATES')).toBe('starbucks');
     expect(brandOf('CARREFOUR MALL OF THE EMIRATES')).toBe('carrefour');
   });
+
+  it('a trade named before a mall is a shop of that trade in the mall (every mall is a venue)', () => {
+    for (const [text, country] of [
+      ['FOOD COURT CITY STARS', 'EG'],
+      ['FOOD COURT BURJUMAN', 'AE'],
+      ['FOOD COURT RIYADH GALLERY', 'SA'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(e.brand, text).toBeNull();
+      expect(e.sub_category.id, text).toBe('4-1');
+    }
+    expect(brandOf('CITY STARS MALL', { country: 'EG' })).toBe('city-stars');
+  });
 });
 
 describe('fuzzy fallback', () => {
