@@ -16,7 +16,7 @@ import {
   type Snapshot,
 } from './snapshot.js';
 import { MIN_FUZZY_WORD } from './fuzzy.js';
-import { tokenize } from './text.js';
+import { hasDigit, tokenize } from './text.js';
 import { WORD } from './vocabulary.js';
 
 export interface BrandMatch {
@@ -416,14 +416,6 @@ function namesTheTrade(m: TokenMatch<AliasRef>, { ids, anchor, end }: Source, sn
 
 const FILLER = WORD.noise | WORD.country | WORD.city | WORD.region;
 
-function hasDigit(token: string): boolean {
-  for (let i = 0; i < token.length; i++) {
-    const c = token.charCodeAt(i);
-    if (c >= 48 && c <= 57) return true;
-  }
-  return false;
-}
-
 /**
  * The word after the match is a name word (an unknown word, an ordinary word, another brand's word):
  * the match is only the first word of another name (`KING FAHD HOSPITAL`, `MATCH POINT`). Codes,
@@ -438,7 +430,7 @@ function startsALongerName(
   const i = m.end;
   if (i >= end || masked[i] === true) return false;
   const t = tokens[i] as string;
-  if (t.length === 1 || /\d/.test(t)) return false;
+  if (t.length === 1 || hasDigit(t)) return false;
   const flags = snapshot.vocabulary.flags(ids[i] as number);
   if ((flags & (FILLER | WORD.term)) !== 0) return false;
   // The brand's own longer name (`VOX CINEMAS`) or a venue (the address) may follow.
@@ -460,7 +452,7 @@ function namedOtherwise(m: TokenMatch<AliasRef>, source: Source, snapshot: Snaps
     const t = source.tokens[before] as string;
     // Place words count as name words here: `ARAB` (of United Arab Emirates) in `ARAB GULF BANK`.
     const noise = (vocabulary.flags(source.ids[before] as number) & WORD.noise) !== 0;
-    if (t.length > 1 && !/\d/.test(t) && !noise && !snapshot.notNameWords.has(t)) return true;
+    if (t.length > 1 && !hasDigit(t) && !noise && !snapshot.notNameWords.has(t)) return true;
   }
   const countries = m.value.brand.countries;
   if (countries !== null && m.end < source.tokens.length) {

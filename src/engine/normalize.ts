@@ -6,7 +6,7 @@
 import { alertSegment } from './alerts.js';
 import type { TokenMatch } from './automaton.js';
 import type { AliasRef, IntermediaryRef, LexiconEntry, PatternRef, Snapshot } from './snapshot.js';
-import { tokenizeText, toDisplayCase } from './text.js';
+import { hasDigit, tokenizeText, toDisplayCase } from './text.js';
 import { WORD, WORD_HASH_SEED, wordHashStep, type Vocabulary, type WordFilter } from './vocabulary.js';
 
 export interface NormalizedText {
@@ -90,7 +90,6 @@ export interface MerchantWords {
   readonly lastWord: string;
 }
 
-const HAS_DIGIT = /\d/;
 const MIN_SPLIT_PART = 3;
 
 const NO_WORDS: Words = { tokens: [], ids: [], starts: [], source: '' };
@@ -344,7 +343,7 @@ function isNoise(
   i: number,
   vocabulary: Vocabulary,
 ): boolean {
-  return (vocabulary.flags(ids[i] as number) & WORD.noise) !== 0 || HAS_DIGIT.test(tokens[i] as string);
+  return (vocabulary.flags(ids[i] as number) & WORD.noise) !== 0 || hasDigit(tokens[i] as string);
 }
 
 interface CleanedWords {

@@ -308,6 +308,15 @@ function tokenizeFolded(input: string): TokenizedText {
   return { tokens, starts, hashes, source };
 }
 
+/** The token holds an ASCII digit: an amount, a code, a store number (tokens are folded). */
+export function hasDigit(token: string): boolean {
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
+}
+
 /** Splits folded text into alphanumeric tokens (Latin, digits, Arabic letters). */
 export function tokenize(input: string): string[] {
   // A copy: the snapshot keeps these arrays, and V8 would learn from that to allocate every token

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   cyrillicSpellings,
   foldText,
+  hasDigit,
   isArabicToken,
   stripArabicArticle,
   toDisplayCase,
@@ -235,5 +236,16 @@ describe('Arabic token helpers', () => {
     expect(stripArabicArticle('السوق')).toBe('سوق');
     expect(stripArabicArticle('الام')).toBe('الام');
     expect(stripArabicArticle('كارفور')).toBe('كارفور');
+  });
+});
+
+describe('hasDigit', () => {
+  it('finds amounts, codes and store numbers among folded tokens', () => {
+    expect(hasDigit('500r')).toBe(true);
+    expect(hasDigit('a1')).toBe(true);
+    expect(hasDigit('0')).toBe(true);
+    expect(hasDigit('magnit')).toBe(false);
+    expect(hasDigit('')).toBe(false);
+    expect(hasDigit('مخبز')).toBe(false);
   });
 });
