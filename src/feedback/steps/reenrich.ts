@@ -84,7 +84,7 @@ export function applyOverride(e: Enrichment, row: IndexRow, snapshot: Snapshot):
         family: brand.family,
       },
       display_name: brand.name,
-      merchant_key: `brand:${brand.id}`,
+      merchant_key: brand.merchant_key,
       rule: null,
       reasons: { ...result.reasons, brand: 'correction:transaction' },
     };
