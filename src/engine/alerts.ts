@@ -46,10 +46,16 @@ const STARTS_WITH_DIGIT = /^\d/;
 
 /** [start, end) of the merchant's tokens in an alert sentence, or null when the text reads as no alert. */
 export function alertSegment(tokens: readonly string[], words: AlertWords): [number, number] | null {
-  if (tokens.length < MIN_ALERT_TOKENS) return null;
-  let start = afterIntroducer(tokens, words.introducers);
-  if (start < 0) start = afterIntroducer(tokens, words.weakIntroducers);
-  if (start < 0) start = afterAmount(tokens, words);
+  let start = -1;
+  if (tokens.length >= MIN_ALERT_TOKENS) {
+    start = afterIntroducer(tokens, words.introducers);
+    if (start < 0) start = afterIntroducer(tokens, words.weakIntroducers);
+    if (start < 0) start = afterAmount(tokens, words, false);
+  } else {
+    // A short SMS (`Оплата 120 грн КАВ'ЯРНЯ`) is still a sentence when a purchase word, an amount
+    // and a currency open it; without the currency `POS 7 ELEVEN` would lose the 7.
+    start = afterAmount(tokens, words, true);
+  }
   if (start < 0) return null;
   let end = tokens.length;
   for (let j = start + 1; j < tokens.length; j++) {
@@ -76,17 +82,20 @@ function afterIntroducer(tokens: readonly string[], introducers: ReadonlySet<str
 }
 
 /** After "purchase 500 RUB": the token past the amount (and its currency) that follows a purchase word. */
-function afterAmount(tokens: readonly string[], words: AlertWords): number {
+function afterAmount(tokens: readonly string[], words: AlertWords, needsCurrency: boolean): number {
   for (let p = 0; p < tokens.length - 2; p++) {
     if (!words.purchaseWords.has(tokens[p] as string)) continue;
     // The amount may come first: `150.00UAH Оплата. ATB. Бал. ...` (the merchant follows the word).
-    if (p > 0 && amountEndsAt(tokens, p, words) && !AMOUNT.test(tokens[p + 1] as string)) return p + 1;
+    if (!needsCurrency && p > 0 && amountEndsAt(tokens, p, words) && !AMOUNT.test(tokens[p + 1] as string))
+      return p + 1;
     for (let a = p + 1; a <= p + 3 && a < tokens.length - 1; a++) {
       if (!AMOUNT.test(tokens[a] as string)) continue;
       let next = a + 1;
       // Decimals arrive as a second number (`45.00` is `45` `00`, `12.50р` is `12` `50r`).
       if (next < tokens.length && AMOUNT.test(tokens[next] as string)) next++;
-      if (next < tokens.length && words.currencies.has(tokens[next] as string)) next++;
+      const currency = next < tokens.length && words.currencies.has(tokens[next] as string);
+      if (currency) next++;
+      if (needsCurrency && !currency) return -1;
       return next < tokens.length ? next : -1;
     }
   }

@@ -6,7 +6,7 @@
 import { alertSegment } from './alerts.js';
 import type { TokenMatch } from './automaton.js';
 import type { AliasRef, IntermediaryRef, LexiconEntry, PatternRef, Snapshot } from './snapshot.js';
-import { hasDigit, tokenizeText, toDisplayCase } from './text.js';
+import { isCode, tokenizeText, toDisplayCase } from './text.js';
 import { WORD, WORD_HASH_SEED, wordHashStep, type Vocabulary, type WordFilter } from './vocabulary.js';
 
 export interface NormalizedText {
@@ -336,14 +336,14 @@ function findSegment(
   return [start, end];
 }
 
-/** A filler word or a code with digits (store numbers, references). */
+/** A filler word or a code with digits (store numbers, references; not an Arabizi word). */
 function isNoise(
   tokens: readonly string[],
   ids: readonly number[],
   i: number,
   vocabulary: Vocabulary,
 ): boolean {
-  return (vocabulary.flags(ids[i] as number) & WORD.noise) !== 0 || hasDigit(tokens[i] as string);
+  return (vocabulary.flags(ids[i] as number) & WORD.noise) !== 0 || isCode(tokens[i] as string);
 }
 
 interface CleanedWords {

@@ -508,6 +508,8 @@ function toEntry(
 }
 
 const ARTICLE = 'ال';
+/** The preposition li- before the article: its alef is not written (ل + ال = لل). */
+const FOR_THE = 'لل';
 const MAX_ARTICLE_TOKENS = 3;
 
 /** A rule phrase or keyword as tokens, in each Latin spelling of its Cyrillic letters banks use. */
@@ -527,7 +529,9 @@ function spellingsOf(phrase: string): string[][] {
 
 /**
  * An Arabic keyword with and without the article on each word: `كهرباء` is also `الكهرباء`
- * (`فاتورة الكهرباء`), `محطه وقود` also `محطه الوقود`, as shop names and bills write them.
+ * (`فاتورة الكهرباء`), `محطه وقود` also `محطه الوقود`, as shop names and bills write them; and
+ * with "for the" (`لل`), as a shop's name ends in its trade (`معرض الفخامه للاثاث`, `ورشه الخليج
+ * للسيارات`).
  */
 function withArabicArticles(tokens: readonly string[]): string[][] {
   let forms: string[][] = [[]];
@@ -538,6 +542,7 @@ function withArabicArticles(tokens: readonly string[]): string[][] {
         ? [
             [...f, t],
             [...f, ARTICLE + t],
+            [...f, FOR_THE + t],
           ]
         : [[...f, t]],
     );

@@ -317,6 +317,18 @@ export function hasDigit(token: string): boolean {
   return false;
 }
 
+/**
+ * Arabic written in Latin letters uses digits for the sounds Latin lacks (`3` ع, `7` ح, `2` ء, `5`
+ * خ, `6` ط, `8` غ, `9` ق): `MAT3AM`, `7ALAWIYAT`, `KA3K` are words. One such digit, not last, with
+ * three letters or more; `A1`, `F12345`, `8PM`, `PS5`, `2K4LM8` stay codes.
+ */
+const ARABIZI = /^[a-z]*[2356789][a-z]+$/;
+
+/** A token with digits that is a code (store number, reference, time), not an Arabizi word. */
+export function isCode(token: string): boolean {
+  return hasDigit(token) && !(token.length >= 4 && ARABIZI.test(token));
+}
+
 /** Splits folded text into alphanumeric tokens (Latin, digits, Arabic letters). */
 export function tokenize(input: string): string[] {
   // A copy: the snapshot keeps these arrays, and V8 would learn from that to allocate every token

@@ -82,6 +82,14 @@ describe('alertSegment', () => {
     expect(merchantOf('1200 RUB Покупка ZOOMAGAZIN Баланс 100 RUB')).toBe('zoomagazin');
   });
 
+  it('reads a short SMS as a sentence when a purchase word, an amount and a currency open it', () => {
+    expect(merchantOf("Оплата 120 грн КАВ'ЯРНЯ")).toBe('kavyarnya');
+    expect(merchantOf('Pokupka 450 UAH AZS OKKO')).toBe('azs okko');
+    // Without a currency the number may be the name's own (`POS 7 ELEVEN`) or a terminal's.
+    expect(merchantOf('POS 7 ELEVEN')).toBeNull();
+    expect(merchantOf('PURCHASE 1104 SUBWAY')).toBeNull();
+  });
+
   it('leaves short descriptors and texts without alert wording alone', () => {
     expect(merchantOf('EAT AT JOES 1234')).toBeNull();
     expect(merchantOf('CARREFOUR CITY CENTRE DEIRA DUBAI AE')).toBeNull();

@@ -366,6 +366,42 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     expect(e.sub_category.id).toBe('15-2');
   });
 
+  it('a card channel printed before the merchant (`CHECKCARD`, `PAIEMENT PAR CARTE`) is not a cheque or the name', () => {
+    const e = enrich({ raw_description: 'CHECKCARD 1104 JIMS AUTO REPAIR HOUSTON TX' });
+    expect(e.rule).toBeNull();
+    expect(e.category.id).toBe('16');
+    expect(enrich({ raw_description: 'CHECK #1045' }).sub_category.id).toBe('15-4');
+    const fr = enrich({ raw_description: 'PAIEMENT PAR CARTE BOULANGERIE DU CENTRE PARIS' });
+    expect(fr.display_name).toBe('Boulangerie Du Centre');
+  });
+
+  it('a payment word of a CIS SMS (`Платеж`, `Сатып алу`) before the amount does not hide a weak name behind it', () => {
+    expect(
+      enrich({ raw_description: 'Платеж 5000 ₸ Beeline', location: { iso_country_cd: 'KZ' } }).brand?.id,
+    ).toBe(enrich({ raw_description: 'BEELINE', location: { iso_country_cd: 'KZ' } }).brand?.id);
+    expect(
+      enrich({ raw_description: 'Платеж 5000 ₸ Beeline', location: { iso_country_cd: 'KZ' } }).brand,
+    ).not.toBeNull();
+  });
+
+  it('an Arabic trade word written with a digit for a sound (`MAT3AM`) is read, not dropped as a code', () => {
+    const e = enrich({ raw_description: 'MAT3AM AL SHAM' });
+    expect(e.sub_category.id).toBe('4-1');
+    expect(e.display_name).toBe('Mat3am Al Sham');
+  });
+
+  it('an Arabic trade word with "for the" (لل) names the trade a showroom or workshop sells', () => {
+    expect(enrich({ raw_description: 'معرض الفخامة للاثاث' }).sub_category.id).toBe('13-12');
+    expect(enrich({ raw_description: 'مغسلة سيارات الصقر' }).sub_category.id).toBe('16-7');
+    // A showroom or exhibition with no trade named stays an event.
+    expect(enrich({ raw_description: 'معرض الرياض الدولي' }).sub_category.id).toBe('3-9');
+  });
+
+  it('a trade of two words outranks the one word inside it (fish and chips is a takeaway, not a fishmonger)', () => {
+    expect(enrich({ raw_description: 'FISH & CHIPS CO BRIGHTON' }).sub_category.id).toBe('4-4');
+    expect(enrich({ raw_description: 'FISH MARKET DEIRA' }).sub_category.id).toBe('6-4');
+  });
+
   it('a loan, cash or transfer word inside a brand or shop name is not a non-merchant row', () => {
     for (const text of ['PRET A MANGER', 'CASH CONVERTERS', 'STO AVTOSERVIS']) {
       const e = enrich({ raw_description: text });

@@ -4,6 +4,7 @@ import {
   foldText,
   hasDigit,
   isArabicToken,
+  isCode,
   stripArabicArticle,
   toDisplayCase,
   tokenize,
@@ -247,5 +248,17 @@ describe('hasDigit', () => {
     expect(hasDigit('magnit')).toBe(false);
     expect(hasDigit('')).toBe(false);
     expect(hasDigit('مخبز')).toBe(false);
+  });
+});
+
+describe('isCode', () => {
+  it('a token with digits is a code: amounts, store numbers, references, times', () => {
+    for (const t of ['500r', 'a1', 'f12345', '8pm', 'ps5', '2k4lm8', 'covid19', 'dubai2', '0'])
+      expect(isCode(t), t).toBe(true);
+  });
+
+  it('an Arabic word in Latin letters with one digit for a sound is a word, not a code', () => {
+    for (const t of ['mat3am', '7alawiyat', 'ka3k', 'sa3at', 'ma5baz']) expect(isCode(t), t).toBe(false);
+    expect(isCode('magnit')).toBe(false);
   });
 });
