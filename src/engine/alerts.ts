@@ -95,11 +95,18 @@ function afterAmount(tokens: readonly string[], words: AlertWords, needsCurrency
       if (next < tokens.length && AMOUNT.test(tokens[next] as string)) next++;
       const currency = next < tokens.length && words.currencies.has(tokens[next] as string);
       if (currency) next++;
-      if (needsCurrency && !currency) return -1;
+      if (needsCurrency && !currency && !gluedCurrency(tokens[next - 1] as string, words)) return -1;
       return next < tokens.length ? next : -1;
     }
   }
   return -1;
+}
+
+/** The amount carries its currency glued on (`560р`, `12.50r` as `12` `50r`). */
+function gluedCurrency(amount: string, words: AlertWords): boolean {
+  let i = 0;
+  while (i < amount.length && amount.charCodeAt(i) >= 48 && amount.charCodeAt(i) <= 57) i++;
+  return i > 0 && i < amount.length && words.currencies.has(amount.slice(i));
 }
 
 /** An amount, perhaps with its currency, stands right before `index`. */

@@ -115,7 +115,9 @@ export function matchBrand(
   // A payment network or gateway (`KNET*`, `FAWRY*`) is the merchant only when nobody is named
   // behind it: `KNET*AMERICAN SCHOOL OF KUWAIT` is the school, unknown to the catalog. A platform's
   // own billing prefix (`UBER *TRIP`, `APPLE.COM/BILL`) stays the platform.
-  if (brand.category_id === FINANCIAL && namesSomeoneBehind(text)) return null;
+  // A franchise operator likewise: `ALSHAYA COFFEE` is one of the cafés it runs, not the group.
+  if ((brand.category_id === FINANCIAL || text.intermediary?.operator === true) && namesSomeoneBehind(text))
+    return null;
   return { brand, confidence: 0.85, reason: `intermediary:${text.intermediary?.id ?? ''}` };
 }
 
@@ -147,6 +149,14 @@ const PLACE_SUFFIXES = new Set([
   'region',
 ]);
 
+const CENTER_WORDS = new Set(['ctr', 'centre', 'center']);
+
+/**
+ * Trades whose outlets are called centres: `KUMON CENTER` is a Kumon learning centre, as a clinic,
+ * a gym or a beauty centre is the brand's own; Medical, Personal Care and Education.
+ */
+const CENTER_TRADES = new Set(['10', '18', '19']);
+
 /**
  * A brand's name used as (part of) a place name is not the merchant: `NORTHERN REGION` is a Saudi
  * region, not Northern Rail; `MANULIFE CTR` is a building.
@@ -160,6 +170,7 @@ function namesAPlace(
   const next = tokens[m.end];
   // `MANULIFE CTR` is a building; `STARBUCKS MALL OF THE EMIRATES` is a shop in a known venue.
   if (next !== undefined && PLACE_SUFFIXES.has(next) && !m.value.brand.venue) {
+    if (CENTER_WORDS.has(next) && CENTER_TRADES.has(m.value.brand.category_id)) return false;
     return !venueStartsAt(m.end, venues);
   }
   if (m.end - m.start > 1) return false;

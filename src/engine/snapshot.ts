@@ -121,6 +121,8 @@ export interface IntermediaryRef {
   readonly anywhere: boolean;
   /** A processor of independent small businesses (data/intermediaries.json `small_merchants`). */
   readonly smallMerchants: boolean;
+  /** A franchise operator: the merchant is one of the brands it runs (`operator` kind). */
+  readonly operator: boolean;
 }
 
 /** One entry of the combined lexicon: every alias, rule phrase and intermediary prefix. */
@@ -370,6 +372,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
         fallback_brand: i.fallback_brand,
         anywhere: i.kind === 'wallet',
         smallMerchants: i.small_merchants,
+        operator: i.kind === 'operator',
       },
     })),
   );

@@ -85,6 +85,8 @@ describe('alertSegment', () => {
   it('reads a short SMS as a sentence when a purchase word, an amount and a currency open it', () => {
     expect(merchantOf("Оплата 120 грн КАВ'ЯРНЯ")).toBe('kavyarnya');
     expect(merchantOf('Pokupka 450 UAH AZS OKKO')).toBe('azs okko');
+    // The currency may be glued to the amount.
+    expect(merchantOf('Сбербанк Онлайн. Оплата 560р МТС')).toBe('mts');
     // Without a currency the number may be the name's own (`POS 7 ELEVEN`) or a terminal's.
     expect(merchantOf('POS 7 ELEVEN')).toBeNull();
     expect(merchantOf('PURCHASE 1104 SUBWAY')).toBeNull();

@@ -303,6 +303,24 @@ describe('statement codes and alert wordings of real banks, by language', () => 
     }
   });
 
+  it('a Russian bank’s fee for its SMS notices is a bank fee', () => {
+    expect(
+      enrich({ raw_description: 'Списание, счет *1234. 99 RUB. Плата за оповещения' }).sub_category.id,
+    ).toBe('1-1');
+  });
+
+  it('money received through a national instant-payment service is a transfer, not a social benefit', () => {
+    for (const text of [
+      'BHD 100.000 credited via BENEFIT PAY from ALI',
+      'IPP credit AED 800 from AHMED ALI',
+    ]) {
+      expect(enrich({ raw_description: text, direction: 'CREDIT' }).sub_category.id, text).toBe('14-3');
+    }
+    expect(enrich({ raw_description: 'HMRC CHILD BENEFIT', direction: 'CREDIT' }).sub_category.id).toBe(
+      '8-7',
+    );
+  });
+
   it('a transfer word is inward on a credit and outward on a debit, in every language', () => {
     for (const text of [
       'VIR SEPA M DUPONT',
@@ -395,6 +413,12 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     expect(enrich({ raw_description: 'مغسلة سيارات الصقر' }).sub_category.id).toBe('16-7');
     // A showroom or exhibition with no trade named stays an event.
     expect(enrich({ raw_description: 'معرض الرياض الدولي' }).sub_category.id).toBe('3-9');
+  });
+
+  it('a top-up is of what the text names (a transport card), and a phone recharge only when nothing else is named', () => {
+    expect(enrich({ raw_description: 'NOL RECHARGE METRO STATION' }).sub_category.id).toBe('16-3');
+    expect(enrich({ raw_description: 'MOBILE RECHARGE SHOP' }).sub_category.id).toBe('12-1');
+    expect(enrich({ raw_description: 'RECHARGE' }).sub_category.id).toBe('12-1');
   });
 
   it('a trade of two words outranks the one word inside it (fish and chips is a takeaway, not a fishmonger)', () => {

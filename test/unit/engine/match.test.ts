@@ -414,6 +414,24 @@ describe('a franchise operator before the brand it runs', () => {
     // A prefix never swallows a brand whose name begins with the same word.
     expect(brandOf('AMERICANA PLAZA SHEIKH ZAYED', { country: 'EG' })).toBe('americana-plaza');
   });
+
+  it('the operator with a name or trade the catalog does not know is one of its brands, not the group', () => {
+    expect(brandOf('KWD 1.500 at AL SHAYA COFFEE', { country: 'KW' })).toBeNull();
+    expect(brandOf('ALSHAYA ZQXW', { country: 'KW' })).toBeNull();
+  });
+});
+
+describe('a payment service named alone is itself; with a shop behind it, the shop', () => {
+  it('YooMoney, QIWI and stc pay alone are the services', () => {
+    expect(brandOf('YOOMONEY', { country: 'RU' })).toBe('yoomoney');
+    expect(brandOf('QIWI KOSHELEK', { country: 'RU' })).toBe('qiwi');
+    expect(brandOf('STC PAY', { country: 'SA' })).toBe('stc-bank');
+  });
+
+  it('the shop behind them is the merchant', () => {
+    expect(brandOf('QIWI*MEGAFON', { country: 'RU' })).toBe('megafon');
+    expect(brandOf('STC PAY *JARIR', { country: 'SA' })).toBe('jarir');
+  });
 });
 
 describe('a platform’s own product named with its billing prefix word', () => {
@@ -575,6 +593,13 @@ describe('venues (malls) yield to a shop brand in the same text', () => {
     expect(brandOf('ZARA DUBAI MALL')).toBe('zara');
     expect(brandOf('ZARA THE DUBAI MALL')).toBe('zara');
     expect(brandOf('ZARA CITY CENTRE')).toBe('zara');
+  });
+
+  it('a centre after a learning, medical or fitness brand is its own centre, not a building named after it', () => {
+    expect(brandOf('KUMON CENTER', { country: 'US' })).toBe('kumon');
+    expect(brandOf('FITNESS FIRST CENTER', { country: 'AE' })).toBe('fitness-first');
+    // A bank's or an insurer's name before a centre is a building's.
+    expect(brandOf('TOAST BOX MANULIFE CTR', { country: 'SG' })).toBe('toast-box');
   });
 
   // A brand directly followed by a known venue's name is a shop in that venue, not a place name.
