@@ -327,7 +327,7 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
     }
     // The world import: `Amazon Hub`, `Adidas Originals` are a curated brand's sub-brands: the curated
     // brand names them, and the longer alias would take its statements.
-    if (options.notable && subBrandOf(folded(name), curatedAliases)) {
+    if (options.notable && subBrandOf(folded(name), curatedAliases, countries)) {
       skip("a curated brand's sub-brand");
       continue;
     }
@@ -484,11 +484,24 @@ export function catalogUrl(website: string): string | null {
 }
 
 /** Whether a name of several words starts with a whole curated alias of four letters or more. */
-export function subBrandOf(key: string, curatedAliases: ReadonlyMap<string, unknown>): boolean {
+export function subBrandOf(
+  key: string,
+  curatedAliases: ReadonlyMap<string, readonly (readonly string[])[]>,
+  countries: readonly string[] = ['*'],
+): boolean {
   const words = key.split(' ');
   for (let k = 1; k < words.length; k++) {
     const prefix = words.slice(0, k).join(' ');
-    if (prefix.replace(/ /g, '').length >= 4 && curatedAliases.has(prefix)) return true;
+    if (prefix.replace(/ /g, '').length < 4) continue;
+    // Only a brand that trades where the item does: Rolf Benz (German furniture) is not a sub-brand
+    // of Rolf (Russian car dealers).
+    const owners = curatedAliases.get(prefix) ?? [];
+    if (
+      owners.some(
+        (cs) => cs.includes('*') || countries.includes('*') || countries.some((c) => cs.includes(c)),
+      )
+    )
+      return true;
   }
   return false;
 }

@@ -303,6 +303,17 @@ describe('statement codes and alert wordings of real banks, by language', () => 
     }
   });
 
+  it('a transfer to one’s own deposit is between own accounts', () => {
+    expect(enrich({ raw_description: 'Перевод 5000 KZT с Kaspi Gold на депозит' }).sub_category.id).toBe(
+      '15-1',
+    );
+    expect(enrich({ raw_description: 'Перевод на вклад 10000 RUB' }).sub_category.id).toBe('15-1');
+  });
+
+  it('a CIS legal form (ООО, ФОП) is not part of the merchant’s name', () => {
+    expect(enrich({ raw_description: 'Pokupka 500r OOO ROMASHKA' }).display_name).toBe('Romashka');
+  });
+
   it('a Russian bank’s fee for its SMS notices is a bank fee', () => {
     expect(
       enrich({ raw_description: 'Списание, счет *1234. 99 RUB. Плата за оповещения' }).sub_category.id,

@@ -595,6 +595,11 @@ describe('venues (malls) yield to a shop brand in the same text', () => {
     expect(brandOf('ZARA CITY CENTRE')).toBe('zara');
   });
 
+  it('an airport is a venue: a shop named with it is the shop, the airport alone is the airport', () => {
+    expect(brandOf('STARBUCKS QUEEN ALIA AIRPORT', { country: 'JO' })).toBe('starbucks');
+    expect(brandOf('HAMAD INTERNATIONAL AIRPORT', { country: 'QA' })).toBe('hamad-international-airport');
+  });
+
   it('a centre after a learning, medical or fitness brand is its own centre, not a building named after it', () => {
     expect(brandOf('KUMON CENTER', { country: 'US' })).toBe('kumon');
     expect(brandOf('FITNESS FIRST CENTER', { country: 'AE' })).toBe('fitness-first');

@@ -126,6 +126,13 @@ describe('world import rules', () => {
     expect(brands.map((b) => [b.name, b.id])).toEqual([['Qwintaro Outfitters', FIRST_WORLD_ID]]);
   }, 60_000);
 
+  it("skips a curated brand's sub-brand where the curated brand trades, not a namesake elsewhere", () => {
+    // Zorvexa is curated in Britain: `Zorvexa Kids` there is its sub-brand, in Germany a namesake.
+    expect(world([item('zk-1', 'Zorvexa Kids')]).brands).toEqual([]);
+    const elsewhere = world([item('zk-2', 'Zorvexa Kids', { countries: ['DE'] })]).brands;
+    expect(elsewhere.map((b) => b.name)).toEqual(['Zorvexa Kids']);
+  }, 60_000);
+
   it('never imports an item another import already took', () => {
     const { brands } = world([item('qwintaro-1', 'Qwintaro Outfitters')], ['qwintaro-1']);
     expect(brands).toEqual([]);
