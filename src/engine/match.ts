@@ -485,11 +485,22 @@ function pickBest(candidates: readonly Candidate[]): Candidate | null {
   return best;
 }
 
+/** A telecom's sub-category: its bill carries other services' subscriptions. */
+const TELECOM = '12-1';
+/** Gaming, music and video streaming: the services a phone bill carries. */
+const CARRIED = new Set(['3-3', '3-4', '3-6']);
+
+/** `ETISALAT STARZPLAY`: the telecom bills a streaming service's subscription (carrier billing). */
+function carriedBy(a: BrandEntry, b: BrandEntry): boolean {
+  return CARRIED.has(a.sub_category_id) && b.sub_category_id === TELECOM;
+}
+
 function compare(a: Candidate, b: Candidate): number {
   return (
     Number(!a.alias.brand.venue) - Number(!b.alias.brand.venue) ||
     // In `spent on your HDFC Bank card at ZOMATO`, the merchant is the part after `at`.
     Number(a.inSegment) - Number(b.inSegment) ||
+    Number(carriedBy(a.alias.brand, b.alias.brand)) - Number(carriedBy(b.alias.brand, a.alias.brand)) ||
     a.alias.tokens - b.alias.tokens ||
     Number(a.countryAgrees) - Number(b.countryAgrees) ||
     Number(a.mccAgrees) - Number(b.mccAgrees) ||

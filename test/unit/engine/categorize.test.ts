@@ -314,6 +314,15 @@ describe('statement codes and alert wordings of real banks, by language', () => 
     expect(enrich({ raw_description: 'Pokupka 500r OOO ROMASHKA' }).display_name).toBe('Romashka');
   });
 
+  it('housing payments of the CIS (heating, capital repairs, the management company) are utilities', () => {
+    for (const text of [
+      'Оплата 2300р Теплоснабжение',
+      'Oplata 2000r FOND KAPREMONTA',
+      'Оплата 900р Управляющая компания',
+    ])
+      expect(enrich({ raw_description: text }).sub_category.id, text).toBe('11-6');
+  });
+
   it('a Russian bank’s fee for its SMS notices is a bank fee', () => {
     expect(
       enrich({ raw_description: 'Списание, счет *1234. 99 RUB. Плата за оповещения' }).sub_category.id,

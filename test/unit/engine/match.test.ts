@@ -421,6 +421,18 @@ describe('a franchise operator before the brand it runs', () => {
   });
 });
 
+describe('a telecom billing a streaming or gaming subscription (carrier billing)', () => {
+  it('the subscription is the merchant, whichever is named first', () => {
+    expect(brandOf('ETISALAT STARZPLAY', { country: 'AE' })).toBe('starzplay');
+    expect(brandOf('ETISALAT NETFLIX', { country: 'AE' })).toBe('netflix');
+    expect(brandOf('NETFLIX VIA DU', { country: 'AE' })).toBe('netflix');
+  });
+
+  it('the telecom alone is the telecom', () => {
+    expect(brandOf('ETISALAT', { country: 'AE' })).toBe('etisalat');
+  });
+});
+
 describe('a payment service named alone is itself; with a shop behind it, the shop', () => {
   it('YooMoney, QIWI and stc pay alone are the services', () => {
     expect(brandOf('YOOMONEY', { country: 'RU' })).toBe('yoomoney');
