@@ -506,11 +506,16 @@ function findPatterns(text: NormalizedText, direction: Direction): ReadonlyMap<R
   if (text.hits.patterns.length === 0 && text.merchantHits.patterns.length === 0) return NO_PATTERNS;
   const found = new Map<RuleKind, PatternRef>();
   const consider = (matches: readonly TokenMatch<PatternRef>[]): void => {
-    // Where phrases overlap, the longer one speaks (`atm deposit` over `atm`).
-    const covered = longestCover(matches);
+    // Where phrases overlap, the longer one speaks (`atm deposit` over `atm`); a phrase of the other
+    // direction is not there at all (`поповнення картки` sends money on a debit, and on a credit
+    // leaves `поповнення`, a deposit).
+    const covered = longestCover(
+      matches.some((m) => m.value.direction !== null && m.value.direction !== direction)
+        ? matches.filter((m) => m.value.direction === null || m.value.direction === direction)
+        : matches,
+    );
     for (const m of covered) {
       const p = m.value;
-      if (p.direction && p.direction !== direction) continue;
       const prev = found.get(p.kind);
       if (!prev || p.tokens > prev.tokens) found.set(p.kind, p);
     }

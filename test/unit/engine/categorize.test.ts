@@ -303,6 +303,17 @@ describe('statement codes and alert wordings of real banks, by language', () => 
     }
   });
 
+  it('topping up a card is sending money on a debit and a deposit on a credit', () => {
+    expect(enrich({ raw_description: 'Поповнення картки 500 грн', direction: 'DEBIT' }).sub_category.id).toBe(
+      '15-2',
+    );
+    expect(
+      enrich({ raw_description: 'Поповнення картки 500 грн', direction: 'CREDIT' }).sub_category.id,
+    ).toBe('14-2');
+    expect(enrich({ raw_description: 'Перерахування 700 грн' }).sub_category.id).toBe('15-2');
+    expect(enrich({ raw_description: 'Відправка коштів 900 грн' }).sub_category.id).toBe('15-2');
+  });
+
   it('a transfer to one’s own deposit is between own accounts', () => {
     expect(enrich({ raw_description: 'Перевод 5000 KZT с Kaspi Gold на депозит' }).sub_category.id).toBe(
       '15-1',
@@ -321,6 +332,12 @@ describe('statement codes and alert wordings of real banks, by language', () => 
       'Оплата 900р Управляющая компания',
     ])
       expect(enrich({ raw_description: text }).sub_category.id, text).toBe('11-6');
+  });
+
+  it('a government fee worded as fees (`رسوم`) is the government’s: residence permits, exit visas', () => {
+    expect(enrich({ raw_description: 'رسوم تجديد الاقامة 650 ريال' }).sub_category.id).toBe('5-2');
+    expect(enrich({ raw_description: 'IQAMA RENEWAL FEE' }).sub_category.id).toBe('5-2');
+    expect(enrich({ raw_description: 'رسوم تجديد البطاقة 50 ريال' }).sub_category.id).toBe('1-1');
   });
 
   it('a Russian bank’s fee for its SMS notices is a bank fee', () => {
@@ -433,6 +450,13 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     expect(enrich({ raw_description: 'مغسلة سيارات الصقر' }).sub_category.id).toBe('16-7');
     // A showroom or exhibition with no trade named stays an event.
     expect(enrich({ raw_description: 'معرض الرياض الدولي' }).sub_category.id).toBe('3-9');
+  });
+
+  it('a shop of mobile phones or accessories sells electronics; a mobile repair shop is a service; mobile alone is the telecom', () => {
+    expect(enrich({ raw_description: 'AL AIN MOBILE PHONES' }).sub_category.id).toBe('13-5');
+    expect(enrich({ raw_description: 'SMART MOBILE ACCESSORIES' }).sub_category.id).toBe('13-5');
+    expect(enrich({ raw_description: 'QUICK FIX MOBILE REPAIR' }).sub_category.id).toBe('12-8');
+    expect(enrich({ raw_description: 'MOBILE RECHARGE' }).sub_category.id).toBe('12-1');
   });
 
   it('a top-up is of what the text names (a transport card), and a phone recharge only when nothing else is named', () => {

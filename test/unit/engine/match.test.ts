@@ -421,6 +421,13 @@ describe('a franchise operator before the brand it runs', () => {
   });
 });
 
+describe('a grocer whose name begins with another chain’s', () => {
+  it('Lowes Foods is the grocer, Lowe’s the hardware chain', () => {
+    expect(brandOf('LOWES FOODS #123', { country: 'US' })).toBe('lowes-foods');
+    expect(brandOf('LOWES #1234', { country: 'US' })).toBe('lowes');
+  });
+});
+
 describe('a telecom billing a streaming or gaming subscription (carrier billing)', () => {
   it('the subscription is the merchant, whichever is named first', () => {
     expect(brandOf('ETISALAT STARZPLAY', { country: 'AE' })).toBe('starzplay');
