@@ -228,11 +228,8 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
     const edits = key.length >= 8 ? 2 : 1;
     return curatedWords.some((w) => Math.abs(w.length - key.length) <= edits && withinEdits(w, key, edits));
   };
-  // A worldwide brand (`*`) meets every owner of the key, wherever it trades.
   const taken = (key: string, countries: readonly string[], owners: Map<string, string[][]>): boolean =>
-    (owners.get(key) ?? []).some(
-      (cs) => cs.includes('*') || countries.includes('*') || countries.some((c) => cs.includes(c)),
-    );
+    (owners.get(key) ?? []).some((cs) => tradeTogether(cs, countries));
 
   const counterpartySub = curatedCounterpartySubCategories(index, options);
   const regions = new Set<string>(options.regions ?? IMPORTED_REGIONS);
@@ -483,6 +480,11 @@ export function catalogUrl(website: string): string | null {
   }
 }
 
+/** Two country lists share a market; a worldwide brand (`*`) meets every other, wherever it trades. */
+function tradeTogether(a: readonly string[], b: readonly string[]): boolean {
+  return a.includes('*') || b.includes('*') || b.some((c) => a.includes(c));
+}
+
 /** Whether a name of several words starts with a whole curated alias of four letters or more. */
 export function subBrandOf(
   key: string,
@@ -495,13 +497,7 @@ export function subBrandOf(
     if (prefix.replace(/ /g, '').length < 4) continue;
     // Only a brand that trades where the item does: Rolf Benz (German furniture) is not a sub-brand
     // of Rolf (Russian car dealers).
-    const owners = curatedAliases.get(prefix) ?? [];
-    if (
-      owners.some(
-        (cs) => cs.includes('*') || countries.includes('*') || countries.some((c) => cs.includes(c)),
-      )
-    )
-      return true;
+    if ((curatedAliases.get(prefix) ?? []).some((cs) => tradeTogether(cs, countries))) return true;
   }
   return false;
 }
