@@ -231,7 +231,7 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
   const taken = (key: string, countries: readonly string[], owners: Map<string, string[][]>): boolean =>
     (owners.get(key) ?? []).some((cs) => tradeTogether(cs, countries));
 
-  const counterpartySub = curatedCounterpartySubCategories(index, options);
+  const counterparty = curatedCounterparties(index, options);
   const regions = new Set<string>(options.regions ?? IMPORTED_REGIONS);
   const excluded = options.excluded ?? new Set<string>();
   const imported: ImportedBrand[] = [];
@@ -271,7 +271,8 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       continue;
     }
     const sub = item.tag in options.osmTags ? options.osmTags[item.tag] : undefined;
-    const subCategory = sub ?? (COUNTERPARTY_TAGS.has(item.tag) ? counterpartySub.get(item.tag) : undefined);
+    const asCurated = COUNTERPARTY_TAGS.has(item.tag) ? counterparty.get(item.tag) : undefined;
+    const subCategory = sub ?? asCurated?.sub;
     if (sub === undefined && !COUNTERPARTY_TAGS.has(item.tag)) {
       skip('tag not in the OSM map');
       continue;
@@ -426,7 +427,8 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       weak_aliases: weak,
       subscription: false,
       name_alias: true,
-      mccs: [],
+      // A bank's MCCs are what tells the engine it is one (its name and a place: its cash machine).
+      mccs: sub ? [] : [...(asCurated?.mccs ?? [])],
       countries: [...countries],
       venue: false,
       lines: [...(options.lineTags?.get(item.tag) ?? [])],
@@ -441,27 +443,41 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
 
 /**
  * For tags the OSM map leaves null but whose brands the catalog keeps (banks): the sub-category
- * most curated brands of that tag have, found through their Wikidata ids.
+ * most curated brands of that tag have, found through their Wikidata ids, and the MCCs at least
+ * half of them carry.
  */
-function curatedCounterpartySubCategories(index: NsiIndex, options: Options): Map<string, string> {
+function curatedCounterparties(
+  index: NsiIndex,
+  options: Options,
+): Map<string, { sub: string; mccs: string[] }> {
   // One brand has items under several tags (a bank's branches and its ATMs).
   const tagsOf = new Map<string, Set<string>>();
   for (const i of index.items) {
     if (i.wikidata) tagsOf.set(i.wikidata, (tagsOf.get(i.wikidata) ?? new Set()).add(i.tag));
   }
   const votes = new Map<string, Map<string, number>>();
+  const mccVotes = new Map<string, Map<string, number>>();
+  const count = (into: Map<string, Map<string, number>>, tag: string, value: string): void => {
+    const counts = into.get(tag) ?? new Map<string, number>();
+    counts.set(value, (counts.get(value) ?? 0) + 1);
+    into.set(tag, counts);
+  };
   for (const b of options.curated) {
     for (const tag of (b.wikidata_id ? tagsOf.get(b.wikidata_id) : undefined) ?? []) {
       if (!COUNTERPARTY_TAGS.has(tag)) continue;
-      const counts = votes.get(tag) ?? new Map<string, number>();
-      counts.set(b.sub_category_id, (counts.get(b.sub_category_id) ?? 0) + 1);
-      votes.set(tag, counts);
+      count(votes, tag, b.sub_category_id);
+      for (const mcc of b.mccs ?? []) count(mccVotes, tag, mcc);
     }
   }
-  const out = new Map<string, string>();
+  const out = new Map<string, { sub: string; mccs: string[] }>();
   for (const [tag, counts] of votes) {
     const [best] = [...counts].sort((a, b) => b[1] - a[1]);
-    if (best) out.set(tag, best[0]);
+    const brands = [...counts.values()].reduce((a, b) => a + b, 0);
+    const mccs = [...(mccVotes.get(tag) ?? [])]
+      .filter(([, n]) => n * 2 >= brands)
+      .map(([mcc]) => mcc)
+      .sort();
+    if (best) out.set(tag, { sub: best[0], mccs });
   }
   return out;
 }

@@ -215,14 +215,17 @@ function namesAPurchase(text: NormalizedText, snapshot: Snapshot): boolean {
 }
 
 /**
- * The merchant's words are a name's words (alias words) followed by a city, and nothing else. A
- * country after a bank's name is more often part of the name (`AL SALAM BANK ALGERIA`).
+ * The merchant's words are the bank's matched name followed by a city, and nothing else: another
+ * name's words beside it (a biller paid through the bank) make it no cash machine. A country after
+ * a bank's name is more often part of the name (`AL SALAM BANK ALGERIA`).
  */
-function onlyNameAndPlace(text: NormalizedText, snapshot: Snapshot): boolean {
+function onlyNameAndPlace(text: NormalizedText, alias: string | undefined): boolean {
   const merchant = text.merchant();
-  if (merchant.trailingCities === 0 || text.merchantTokens.length > 0 || merchant.merchantKey === '')
-    return false;
-  return merchant.merchantKey.split(' ').every((w) => snapshot.vocabulary.is(w, WORD.alias));
+  if (merchant.trailingCities === 0 || text.merchantTokens.length > 0 || alias === undefined) return false;
+  // Every word the bank's name (`BANK MUSCAT RUWI` keeps `BANK`: Muscat is also the city).
+  const own = tokenize(alias);
+  const glued = own.join('');
+  return merchant.merchantKey.split(' ').every((w) => own.includes(w) || w === glued);
 }
 
 /** A keyword that is also a word printed around names (`DR` is a doctor and a debit) says no trade. */
@@ -351,7 +354,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       }
       // `CIB MAADI`, `QNB DOHA`: the bank's name and where its machine stands; a bank's own charge
       // names no place.
-      if (onlyNameAndPlace(input.text, snapshot)) {
+      if (onlyNameAndPlace(input.text, b.alias)) {
         return decided('2-1', Math.min(0.8, b.confidence), `brand:${b.brand.slug}+place`, 'atm_withdrawal');
       }
       // `CITI CARD ONLINE PAYMENT`, `BK OF AMER VISA ONLINE PMT`, `NATWEST CREDIT CARD`: paying the
@@ -475,7 +478,8 @@ function subCategoryForRule(kind: RuleKind, direction: Direction, input: Categor
     case 'interest':
       return inward ? '8-4' : '1-1';
     case 'deposit':
-      return input.brand ? null : '14-2';
+      // Money put in through a bank or wallet (`Пополнение 5000 ₸ Kaspi Gold`) is still a deposit.
+      return input.brand && !FINANCIAL_CATEGORIES.has(input.brand.brand.category_id) ? null : '14-2';
     case 'refund':
       return null;
   }

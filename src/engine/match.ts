@@ -16,7 +16,7 @@ import {
   type Snapshot,
 } from './snapshot.js';
 import { MIN_FUZZY_WORD } from './fuzzy.js';
-import { hasDigit, tokenize } from './text.js';
+import { hasDigit, isCode, tokenize } from './text.js';
 import { WORD } from './vocabulary.js';
 
 export interface BrandMatch {
@@ -24,6 +24,8 @@ export interface BrandMatch {
   readonly confidence: number;
   /** e.g. `alias:"uber eats"@description`. */
   readonly reason: string;
+  /** The alias that matched, as the catalog writes it, when an alias did (not a fuzzy or cut name). */
+  readonly alias?: string;
 }
 
 interface Candidate {
@@ -91,6 +93,9 @@ export function matchBrand(
   if (cut && (!best || (best.alias.brand.family !== cut.match.brand.family && inside(best, cut)))) {
     return cut.match;
   }
+  // `TINKOFF <a biller>`: a bank's name beside a name the catalog does not know carried the payment
+  // to it (the bank's online payments), as a gateway does; the bank's own lines name only the bank.
+  if (best && !best.mccAgrees && isBank(best.alias.brand) && namesAnotherPayee(best.alias, text)) return null;
   if (best) {
     let confidence = best.alias.weak ? 0.8 : best.alias.tokens > 1 || best.alias.chars >= 6 ? 0.95 : 0.9;
     if (best.mccAgrees) confidence = Math.min(0.99, confidence + 0.03);
@@ -100,6 +105,7 @@ export function matchBrand(
       brand: best.alias.brand,
       confidence: round(confidence),
       reason: best.alias.reason[best.source],
+      alias: best.alias.text,
     };
   }
   const fuzzy = fuzzyMatch(text, mcc, country, snapshot);
@@ -119,6 +125,26 @@ export function matchBrand(
   if ((brand.category_id === FINANCIAL || text.intermediary?.operator === true) && namesSomeoneBehind(text))
     return null;
   return { brand, confidence: 0.85, reason: `intermediary:${text.intermediary?.id ?? ''}` };
+}
+
+const BANK_MCCS = ['6011', '6012'];
+/** `CASH HALIFAX 23DEC`: UK statements print the bank's cash machine so. */
+const CASH_WORDS = ['cash', ...tokenize('наличные'), ...tokenize('نقدي')];
+const OTHER_FINANCIAL = '1-4';
+
+function isBank(brand: BrandEntry): boolean {
+  return brand.sub_category_id === OTHER_FINANCIAL && BANK_MCCS.some((m) => brand.mccs.has(m));
+}
+
+/**
+ * Merchant words remain besides the bank's own name (`TINKOFF ZHKU`). Not where a non-merchant rule
+ * speaks: the bank of a fee, loan or card payment is the counterparty (`WELLS FARGO HOME MORTGAGE`).
+ */
+function namesAnotherPayee(alias: AliasRef, text: NormalizedText): boolean {
+  if (text.hits.patterns.length > 0) return false;
+  const own = new Set([...tokenize(alias.text), ...CASH_WORDS]);
+  const key = text.merchant().merchantKey;
+  return key !== '' && key.split(' ').some((w) => !own.has(w));
 }
 
 /**
@@ -319,7 +345,7 @@ function leadsAfterPlaces(
   for (let i = anchor; i < start; i++) {
     if ((snapshot.vocabulary.flags(ids[i] as number) & FILLER) !== 0) continue;
     // An amount, time or code says nothing about who (`VOZVRAT POKUPKI 500R MAGNIT`).
-    if (hasDigit(tokens[i] as string)) continue;
+    if (isCode(tokens[i] as string)) continue;
     // `VOZVRAT ROZETKA`, `REFUND NEXT`: a refund's words say what happened, not who. Not other rule
     // words: after `TRANSFER TO` or `EMI` stands a person or a lender (`EMI BAJAJ FINANCE`).
     if (inRefundPhrase(i, rulePhrases)) continue;
@@ -441,6 +467,7 @@ function startsALongerName(
   const i = m.end;
   if (i >= end || masked[i] === true) return false;
   const t = tokens[i] as string;
+  // Any digit, Arabizi too: after a brand a word like `3ARABIA` is more often a branch than a longer name.
   if (t.length === 1 || hasDigit(t)) return false;
   const flags = snapshot.vocabulary.flags(ids[i] as number);
   if ((flags & (FILLER | WORD.term)) !== 0) return false;
@@ -463,7 +490,7 @@ function namedOtherwise(m: TokenMatch<AliasRef>, source: Source, snapshot: Snaps
     const t = source.tokens[before] as string;
     // Place words count as name words here: `ARAB` (of United Arab Emirates) in `ARAB GULF BANK`.
     const noise = (vocabulary.flags(source.ids[before] as number) & WORD.noise) !== 0;
-    if (t.length > 1 && !hasDigit(t) && !noise && !snapshot.notNameWords.has(t)) return true;
+    if (t.length > 1 && !isCode(t) && !noise && !snapshot.notNameWords.has(t)) return true;
   }
   const countries = m.value.brand.countries;
   if (countries !== null && m.end < source.tokens.length) {
@@ -662,7 +689,7 @@ function headAt(tokens: readonly string[], at: number, from: number, head: reado
 
 /** Printed after the merchant's name: a code or number, a place, a filler word, a lone letter. */
 function isTail(token: string, id: number, snapshot: Snapshot): boolean {
-  return token.length === 1 || (snapshot.vocabulary.flags(id) & FILLER) !== 0 || hasDigit(token);
+  return token.length === 1 || (snapshot.vocabulary.flags(id) & FILLER) !== 0 || isCode(token);
 }
 
 const TICKET_NUMBER = /^\d{13}$/;

@@ -445,6 +445,15 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     expect(e.display_name).toBe('Mat3am Al Sham');
   });
 
+  it('an Arabic-in-Latin trade word before a weak name is a word, not a code: the name does not lead (`MAT3AM NOON`)', () => {
+    // `noon` is a weak alias (an ordinary word); after a trade word it is the restaurant's name.
+    const e = enrich({ raw_description: 'MAT3AM NOON DUBAI' });
+    expect(e.brand).toBeNull();
+    expect(e.sub_category.id).toBe('4-1');
+    // A store code in the same place still says nothing about who.
+    expect(enrich({ raw_description: 'ST123 NOON DUBAI' }).brand?.name).toBe('noon');
+  });
+
   it('an Arabic trade word with "for the" (لل) names the trade a showroom or workshop sells', () => {
     expect(enrich({ raw_description: 'معرض الفخامة للاثاث' }).sub_category.id).toBe('13-12');
     expect(enrich({ raw_description: 'مغسلة سيارات الصقر' }).sub_category.id).toBe('16-7');
@@ -490,6 +499,82 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     }
     // With a word that is no place (a date code), it stays the bank's charge.
     expect(enrich({ raw_description: 'HALIFAX BANK 23DEC', country: 'GB' }).sub_category.id).toBe('1-1');
+  });
+
+  it("a bank's cash machine also for the index's banks and a name that ends in a city (`BANK MUSCAT RUWI`)", () => {
+    for (const [text, country] of [
+      ['ALFA-BANK MOSCOW', 'RU'],
+      ['BELINVESTBANK MINSK', 'BY'],
+      ['BANK MUSCAT RUWI', 'OM'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(e.sub_category.id, text).toBe('2-1');
+      expect(e.brand, text).toBeNull();
+    }
+  });
+
+  it('a Gulf cafeteria is fast food and a CIS кафе a restaurant; a cafe elsewhere is a coffee shop', () => {
+    expect(enrich({ raw_description: 'AL SAFA CAFETERIA', country: 'BH' }).sub_category.id).toBe('4-4');
+    expect(enrich({ raw_description: 'كافتيريا الريم', country: 'SA' }).sub_category.id).toBe('4-4');
+    expect(enrich({ raw_description: 'Кафе Ромашка', country: 'RU' }).sub_category.id).toBe('4-1');
+    expect(enrich({ raw_description: 'KAFE ALMA', country: 'KZ' }).sub_category.id).toBe('4-1');
+    expect(enrich({ raw_description: 'AL REEM CAFE', country: 'AE' }).sub_category.id).toBe('4-3');
+  });
+
+  it('CIS bank-service charges (card issue, account keeping, notifications, penalties) are bank fees', () => {
+    for (const text of [
+      'Плата за выпуск карты',
+      'Ведение счета',
+      'Сервис уведомлений',
+      'Пеня',
+      'Плата за обслуговування',
+      'Oplata uslug banka',
+    ]) {
+      expect(enrich({ raw_description: text, country: 'RU' }).sub_category.id, text).toBe('1-1');
+    }
+  });
+
+  it('a cash deposit at a branch or a teller is an inward deposit; at a machine, or unsaid, an ATM deposit', () => {
+    const credit = (text: string, country = 'AE') =>
+      enrich({ raw_description: text, direction: 'CREDIT', country }).sub_category.id;
+    expect(credit('CASH DEPOSIT AT BRANCH')).toBe('14-2');
+    expect(credit('ايداع نقدي بالفرع', 'SA')).toBe('14-2');
+    expect(credit('Внесение наличных через кассу', 'RU')).toBe('14-2');
+    expect(credit('CASH DEPOSIT')).toBe('2-2');
+    expect(credit('CDM DEPOSIT 1234')).toBe('2-2');
+  });
+
+  it("Darb is Riyadh's transit card in Saudi Arabia and Abu Dhabi's toll in the Emirates; a taxi operator's bus is transport", () => {
+    expect(enrich({ raw_description: 'DARB CARD TOP UP', country: 'SA' }).sub_category.id).toBe('16-3');
+    expect(enrich({ raw_description: 'DARB', country: 'AE' }).sub_category.id).toBe('16-2');
+    // Not a toll word elsewhere: a café named so is a café.
+    expect(enrich({ raw_description: 'DARB CAFE', country: 'SA' }).sub_category.id).toBe('4-3');
+    expect(enrich({ raw_description: 'KARWA BUS', country: 'QA' }).sub_category.id).toBe('16-3');
+    expect(enrich({ raw_description: 'KARWA TAXI', country: 'QA' }).sub_category.id).toBe('16-4');
+  });
+
+  it('water, the power grid and light bills in Russian and Ukrainian are utilities; a marshrutka is transport', () => {
+    for (const [text, sub] of [
+      ['Oplata za vodu', '11-2'],
+      ['ELEKTROSET', '11-2'],
+      ['Оплата за світло', '11-2'],
+      ['MARSHRUTKA', '16-3'],
+    ] as const) {
+      expect(enrich({ raw_description: text, country: 'RU' }).sub_category.id, text).toBe(sub);
+    }
+  });
+
+  it("a bank's name beside a name the catalog does not know carried the payment: no brand, the rest decides", () => {
+    const e = enrich({ raw_description: 'TINKOFF ZHKU', country: 'RU' });
+    expect(e.brand).toBeNull();
+    expect(e.sub_category.id).toBe('11-6');
+    // Where a non-merchant rule speaks, the bank is the counterparty and keeps its brand.
+    const loan = enrich({ raw_description: 'WELLS FARGO HOME MORTGAGE', country: 'US' });
+    expect(loan.brand?.name).toBe('Wells Fargo');
+    expect(loan.sub_category.id).toBe('9-1');
+    const credit = enrich({ raw_description: 'Погашение кредита Тинькофф', country: 'RU' });
+    expect(credit.brand?.name).toBe('T-Bank');
+    expect(credit.category.id).toBe('9');
   });
 
   it('an alert whose merchant part is only a place and a code is a purchase when it says so', () => {

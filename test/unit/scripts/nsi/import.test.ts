@@ -222,6 +222,41 @@ describe('world import rules', () => {
       ]),
     );
   }, 60_000);
+
+  it('gives a bank the sub-category and the MCCs most curated banks have (what tells the engine it is a bank)', () => {
+    const bank = (id: string, name: string, wikidata: string): NsiItem =>
+      item(id, name, { tag: 'amenity=bank', wikidata });
+    const curatedBank = (slug: string, wikidata: string, mccs: string[]) =>
+      ({
+        ...curatedBrand,
+        slug,
+        name: slug,
+        aliases: [slug.toUpperCase()],
+        sub_category_id: '1-4',
+        mccs,
+        wikidata_id: wikidata,
+      }) as unknown as Brand;
+    const { brands } = importBrands(
+      indexOf([
+        bank('b-1', 'Brevalto Bank', 'Q1'),
+        bank('b-2', 'Kestrona Bank', 'Q2'),
+        bank('b-3', 'Vondrel Bank', 'Q3'),
+      ]),
+      {
+        osmTags: { ...OSM, 'amenity=bank': null },
+        curated: [curatedBank('brevalto', 'Q1', ['6011', '6012']), curatedBank('kestrona', 'Q2', ['6012'])],
+        curatedWikidata: new Set(['Q1', 'Q2']),
+        previousIds: new Map(),
+        regions: WORLD,
+        firstId: FIRST_WORLD_ID,
+        notable: true,
+      },
+    );
+    // Both curated banks carry 6012, one of two 6011: at least half is enough.
+    expect(brands.map((b) => [b.name, b.sub_category_id, b.mccs])).toEqual([
+      ['Vondrel Bank', '1-4', ['6011', '6012']],
+    ]);
+  }, 60_000);
 });
 
 describe('import helpers for the world import', () => {
