@@ -262,6 +262,7 @@ interface Source {
 
 /** The taxonomy's Financial Services category: banks, card issuers, payment services. */
 const FINANCIAL = '1';
+const GOVERNMENT = '5';
 
 const NO_MASK: readonly boolean[] = [];
 
@@ -304,6 +305,9 @@ function collect(
     // An imported brand names the merchant only in its own countries (or with the MCC): nobody
     // reviewed its aliases, and elsewhere the same words are more often a local namesake's.
     if (brand.imported && !countryAgrees && !mccAgrees) continue;
+    // A government body is a country's own: `MINISTRY OF INTERIOR` in Kuwait is Kuwait's ministry,
+    // not the Saudi one whose name the catalog spells so.
+    if (brand.category_id === GOVERNMENT && !countryAgrees && !mccAgrees) continue;
     // One word naming a local brand of another country is more likely a namesake (`JUMBO` in the
     // Netherlands is the supermarket, not the Dubai electronics chain). An international chain's
     // distinctive name is the chain wherever the card was used (`STARBUCKS` in Kazakhstan, whose

@@ -513,6 +513,27 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     }
   });
 
+  it("Arabic bill-payment wording (سداد فاتورة, دفع فاتورة) before a name does not hide it; SADAD's Arabic name is its prefix", () => {
+    for (const [text, country, brand] of [
+      ['سداد فاتورة STC 230 ريال', 'SA', 'stc'],
+      ['دفع فاتورة زين', 'KW', 'Zain'],
+    ] as const) {
+      expect(enrich({ raw_description: text, country }).brand?.name, text).toBe(brand);
+    }
+    // The bill SADAD carried is the category; SADAD alone is the payment system.
+    const bill = enrich({ raw_description: 'مدفوعات سداد فاتورة الكهرباء 350 ريال', country: 'SA' });
+    expect(bill.sub_category.id).toBe('11-2');
+    expect(bill.brand).toBeNull();
+    expect(enrich({ raw_description: 'مدفوعات سداد', country: 'SA' }).brand?.name).toBe('SADAD');
+  });
+
+  it("a government body is its own country's: another country's ministry of the same name is no brand", () => {
+    const kw = enrich({ raw_description: 'Payment to MINISTRY OF INTERIOR KWD 10', country: 'KW' });
+    expect(kw.brand).toBeNull();
+    expect(kw.sub_category.id).toBe('5-2');
+    expect(enrich({ raw_description: 'MINISTRY OF INTERIOR', country: 'SA' }).brand).not.toBeNull();
+  });
+
   it('a Gulf cafeteria is fast food and a CIS кафе a restaurant; a cafe elsewhere is a coffee shop', () => {
     expect(enrich({ raw_description: 'AL SAFA CAFETERIA', country: 'BH' }).sub_category.id).toBe('4-4');
     expect(enrich({ raw_description: 'كافتيريا الريم', country: 'SA' }).sub_category.id).toBe('4-4');
