@@ -527,6 +527,20 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     expect(enrich({ raw_description: 'مدفوعات سداد', country: 'SA' }).brand?.name).toBe('SADAD');
   });
 
+  it('a direct-debit rail (PRLV SEPA, SEPA-LASTSCHRIFT) before a short name lets the name lead: the payee is the merchant', () => {
+    for (const [text, country, sub] of [
+      ['PRLV SEPA EDF', 'FR', '11-2'],
+      ['PRLV SEPA SFR', 'FR', '12-1'],
+      ['SEPA-LASTSCHRIFT TELEKOM', 'DE', '12-1'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(e.brand, text).not.toBeNull();
+      expect(e.sub_category.id, text).toBe(sub);
+    }
+    // A person after the rail is still a transfer.
+    expect(enrich({ raw_description: 'PRLV SEPA JOHN DOE', country: 'FR' }).sub_category.id).toBe('15-2');
+  });
+
   it("a government body is its own country's: another country's ministry of the same name is no brand", () => {
     const kw = enrich({ raw_description: 'Payment to MINISTRY OF INTERIOR KWD 10', country: 'KW' });
     expect(kw.brand).toBeNull();
