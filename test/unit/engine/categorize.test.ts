@@ -548,6 +548,17 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     expect(enrich({ raw_description: 'MINISTRY OF INTERIOR', country: 'SA' }).brand).not.toBeNull();
   });
 
+  it('British and American pub words are nightlife; a bar and grill is a restaurant, a sports bar no sports shop', () => {
+    for (const [text, sub] of [
+      ['THE ROSE FREEHOUSE', '3-7'],
+      ['THE OLD ALEHOUSE', '3-7'],
+      ['SPORTS BAR', '3-7'],
+      ['DOWNTOWN BAR & GRILL', '4-1'],
+    ] as const) {
+      expect(enrich({ raw_description: text, country: 'GB' }).sub_category.id, text).toBe(sub);
+    }
+  });
+
   it('a Gulf cafeteria is fast food and a CIS кафе a restaurant; a cafe elsewhere is a coffee shop', () => {
     expect(enrich({ raw_description: 'AL SAFA CAFETERIA', country: 'BH' }).sub_category.id).toBe('4-4');
     expect(enrich({ raw_description: 'كافتيريا الريم', country: 'SA' }).sub_category.id).toBe('4-4');
