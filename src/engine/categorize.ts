@@ -5,6 +5,7 @@
  */
 import type { RuleKind } from '../data/schemas.js';
 import type { TokenMatch } from './automaton.js';
+import { CASH_WORDS, isBank } from './banks.js';
 import { chooseLine } from './lines.js';
 import type { BrandMatch } from './match.js';
 import { modelDecision } from './merchant-type.js';
@@ -166,14 +167,9 @@ const TAX_PAYMENT = '5-1';
 const PUBLIC_BODIES = new Set([TAX_PAYMENT, '5-2']);
 const TAX_REFUND = '8-6';
 
-/** MCCs of banks themselves (cash disbursement by financial institutions). */
-const BANK_MCCS = ['6010', '6011', '6012'];
-
 /** Categories whose brands are themselves financial counterparties. */
 const FINANCIAL_CATEGORIES = new Set(['1', '9', '14', '15', '21']);
 
-/** Words for cash that, with a bank's name on a debit, mean its cash machine paid out. */
-const CASH_WORDS = new Set(['cash', ...tokenize('наличные'), ...tokenize('نقدي')]);
 /** Words of paying a bill: said to a card issuer (`CITI CARD ONLINE PAYMENT`), they pay its card. */
 const PAYMENT_WORDS = new Set(['payment', 'pmt', 'pymt', 'epay', 'epayment', 'repayment']);
 /** The loans a debit's wording names more precisely than an autopay does (`WF HOME MTG AUTO PAY`). */
@@ -222,7 +218,7 @@ function namesAPurchase(text: NormalizedText, snapshot: Snapshot): boolean {
 function onlyNameAndPlace(text: NormalizedText, alias: string | undefined): boolean {
   const merchant = text.merchant();
   if (merchant.trailingCities === 0 || text.merchantTokens.length > 0 || alias === undefined) return false;
-  // Every word the bank's name (`BANK MUSCAT RUWI` keeps `BANK`: Muscat is also the city).
+  // Every word is the bank's name (`BANK MUSCAT RUWI` keeps `BANK`: Muscat is also the city).
   const own = tokenize(alias);
   const glued = own.join('');
   return merchant.merchantKey.split(' ').every((w) => own.includes(w) || w === glued);
@@ -343,11 +339,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       );
     }
     // A debit from a bank with nothing else said (an invoice, a statement line) is the bank's charge.
-    if (
-      direction === 'DEBIT' &&
-      b.brand.sub_category_id === '1-4' &&
-      BANK_MCCS.some((m) => b.brand.mccs.has(m))
-    ) {
+    if (direction === 'DEBIT' && isBank(b.brand)) {
       // `CASH HALIFAX 23DEC`: UK statements print a cash machine withdrawal as the word and the bank.
       if (input.text.tokens.some((t) => CASH_WORDS.has(t))) {
         return decided('2-1', Math.min(0.9, b.confidence), `brand:${b.brand.slug}+cash`, 'atm_withdrawal');

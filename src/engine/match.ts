@@ -15,6 +15,7 @@ import {
   type PatternRef,
   type Snapshot,
 } from './snapshot.js';
+import { CASH_WORDS, isBank } from './banks.js';
 import { MIN_FUZZY_WORD } from './fuzzy.js';
 import { hasDigit, isCode, tokenize } from './text.js';
 import { WORD } from './vocabulary.js';
@@ -125,15 +126,6 @@ export function matchBrand(
   if ((brand.category_id === FINANCIAL || text.intermediary?.operator === true) && namesSomeoneBehind(text))
     return null;
   return { brand, confidence: 0.85, reason: `intermediary:${text.intermediary?.id ?? ''}` };
-}
-
-const BANK_MCCS = ['6011', '6012'];
-/** `CASH HALIFAX 23DEC`: UK statements print the bank's cash machine so. */
-const CASH_WORDS = ['cash', ...tokenize('наличные'), ...tokenize('نقدي')];
-const OTHER_FINANCIAL = '1-4';
-
-function isBank(brand: BrandEntry): boolean {
-  return brand.sub_category_id === OTHER_FINANCIAL && BANK_MCCS.some((m) => brand.mccs.has(m));
 }
 
 /**
