@@ -293,6 +293,8 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     }
     if (brandIsMerchant && BRAND_OVERRIDES.has(kind) && !paysAStoreCard(kind, p.phrase, input)) continue;
     if (kind === 'card_payment' && !NAMES_A_CARD.test(p.phrase) && yieldsToOther(found, inward)) continue;
+    // A refund or reversal credited to a card gives back a purchase; it pays no card.
+    if (kind === 'card_payment' && inward && found.has('refund')) continue;
     if (bnplBrand && BNPL_INSTALMENT_RULES.has(kind)) continue;
     if (brandCategory === LOANS && !inward && LENDER_PAYMENT_RULES.has(kind)) continue;
     if (YIELDS_TO_PURPOSE.has(kind) && !inward) {

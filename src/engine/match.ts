@@ -570,7 +570,9 @@ function fuzzyMatch(
       if (!fits(alias.brand)) continue;
       found.set(alias.brand.family, { alias, how: 'typo', word });
     }
-    if (i === words.length - 1 && word.length >= MIN_PREFIX_LENGTH) {
+    // A city cut by the field width (`APTEKA ZHIVIKA RU EKATERINB`) is no cut brand name, though
+    // a utility is named after it (Ekaterinburggaz).
+    if (i === words.length - 1 && word.length >= MIN_PREFIX_LENGTH && !startsACity(word, snapshot)) {
       for (const alias of snapshot.fuzzy.prefixLookup(word)) {
         if (truncationShare(word, alias.chars) >= 0.6 && fits(alias.brand))
           found.set(alias.brand.family, { alias, how: 'truncation', word });
@@ -583,6 +585,10 @@ function fuzzyMatch(
   ];
   const brand = alias.brand;
   return { brand, confidence: 0.7, reason: `fuzzy-${how}:"${word}"~"${alias.text}"` };
+}
+
+function startsACity(word: string, snapshot: Snapshot): boolean {
+  return snapshot.cityPrefixes.longerThan(word).length > 0;
 }
 
 /**

@@ -162,6 +162,8 @@ export interface Snapshot {
    * merchant's name cut by the field width (`PHARMAC`, `TRADIN`) is read as the keyword it starts.
    */
   readonly keywordPrefixes: PrefixIndex<KeywordRef>;
+  /** One-word city names, to know a city the field width cut (`EKATERINB`) from a cut brand name. */
+  readonly cityPrefixes: PrefixIndex<string>;
   /**
    * Aliases, rule phrases and intermediary prefixes in one automaton, so each text is scanned once
    * for all three.
@@ -382,6 +384,11 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
   );
   const cityPatterns = data.locations.cities.map((c) => ({ tokens: tokenize(c), value: c }));
   const cities = new TokenAutomaton(cityPatterns, vocabulary);
+  const cityPrefixes = new PrefixIndex(
+    cityPatterns
+      .filter((c) => c.tokens.length === 1 && (c.tokens[0] as string).length > MIN_CUT_KEYWORD)
+      .map((c) => ({ key: c.tokens[0] as string, value: c.value })),
+  );
   const countryNamePatterns = Object.entries(data.locations.country_names).flatMap(([code, names]) =>
     names.map((n) => ({ tokens: tokenize(n), value: code })),
   );
@@ -460,6 +467,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     shortLastNames,
     keywords,
     keywordPrefixes,
+    cityPrefixes,
     lexicon,
     cities,
     countryNames,

@@ -726,6 +726,61 @@ describe('a shop’s name with a card account’s payment wording', () => {
   });
 });
 
+describe('shop trade words of Russian, Ukrainian and Kazakh statements', () => {
+  it('name the trade in Cyrillic and in Latin letters', () => {
+    for (const [text, sub] of [
+      ['АПТЕКА НА ЛЕНИНА', '10-2'],
+      ['APTEKA PLUS', '10-2'],
+      ['PEKARNYA U DOMA', '4-7'],
+      ['ПАРИКМАХЕРСКАЯ ЛОКОН', '18-3'],
+      ['STOMATOLOGIYA NA TVERSKOY', '10-3'],
+      ['ШИНОМОНТАЖ 24', '16-7'],
+      ['КОФЕЙНЯ ЗЕРНО', '4-3'],
+      ['ФІТНЕС ЦЕНТР', '18-2'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country: 'RU' });
+      expect(e.sub_category.id, text).toBe(sub);
+      expect(e.reasons.category, text).toMatch(/^keyword:/);
+    }
+  });
+});
+
+describe('a card issuer’s alert that a payment reached the card', () => {
+  it('is Credit Card Payment in English and Arabic, the masked card number naming nobody', () => {
+    for (const text of [
+      'A payment of SAR 500 has been credited to your credit card ending with 1234',
+      'Your payment of AED 2000 to your credit card XXXX1234 has been received',
+      'تم استلام مبلغ 500 ر.س كدفعة لبطاقتك الائتمانية',
+      'تم إيداع دفعة في بطاقتك الائتمانية',
+    ]) {
+      const e = enrich({ raw_description: text, direction: 'CREDIT', country: 'SA' });
+      expect(e.sub_category.id, text).toBe('9-5');
+      expect(e.rule, text).toBe('card_payment');
+      expect(e.brand, text).toBeNull();
+    }
+  });
+
+  it('a transfer or repayment to a credit card pays it', () => {
+    for (const text of ['Transfer to Credit Card', 'CC REPAYMENT', 'PAYMENT TO CC 1234']) {
+      expect(enrich({ raw_description: text, country: 'AE' }).sub_category.id, text).toBe('9-5');
+    }
+  });
+
+  it('a purchase charged to the card, or a refund credited to it, pays no card', () => {
+    const purchase = enrich({
+      raw_description: 'AED 50.00 charged to credit card ending 1234 at AL MADINA CAFETERIA on 01/11',
+      country: 'AE',
+    });
+    expect(purchase.category.id).toBe('4');
+    const refund = enrich({
+      raw_description: 'Refund of AED 50 from XYZ TRADING credited to your credit card ending 1234',
+      direction: 'CREDIT',
+      country: 'AE',
+    });
+    expect(refund.sub_category.id).not.toBe('9-5');
+  });
+});
+
 describe('refunds keep the merchant’s category', () => {
   it('a refund from a brand keeps the brand and its category, and is never recurring', () => {
     const e = enrich({ raw_description: 'REFUND CARREFOUR', direction: 'CREDIT' });

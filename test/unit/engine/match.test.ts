@@ -668,6 +668,12 @@ describe('fuzzy fallback', () => {
     expect(brandOf('STARBUC')).toBe('starbucks');
   });
 
+  it('reads a city the field width cut as the city, not as a brand named after it', () => {
+    // Ekaterinburggaz, the city's gas utility, begins as the cut city does.
+    expect(brandOf('KAFE PUSHKIN RU EKATERINB', { location: { iso_country_cd: 'RU' } })).toBeNull();
+    expect(brandOf('EKATERINBURGG', { location: { iso_country_cd: 'RU' } })).toBe('ekaterinburggaz');
+  });
+
   it('does not count the Arabic article as kept letters: ALMAJD, a word of its own, is no cut ALMAJDOUIE', () => {
     expect(brandOf('HALLAQ ALMAJD', { country: 'SA' })).not.toBe('almajdouie-motors');
     expect(brandOf('ALMAJDOU', { country: 'SA' })).toBe('almajdouie-motors');
