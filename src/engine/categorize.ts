@@ -205,6 +205,14 @@ function paysAStoreCard(kind: RuleKind, phrase: string, input: CategorizeInput):
   );
 }
 
+/** The trade word is part of the matched brand's name: `KASPI GOLD` is a card, not a gold shop. */
+function inBrandName(word: string, input: CategorizeInput): boolean {
+  const alias = input.brand?.alias;
+  if (alias === undefined) return false;
+  const own = tokenize(alias);
+  return tokenize(word).every((w) => own.includes(w));
+}
+
 /** The text holds an alert's word for a purchase or payment (`Oplata`, `شراء`, `achat`). */
 function namesAPurchase(text: NormalizedText, snapshot: Snapshot): boolean {
   return text.tokens.some((t) => snapshot.alertWords.purchaseWords.has(t));
@@ -307,7 +315,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       // One transfer word beside a shop's trade word names the shop (`TRANSFER STATION CAFE`,
       // `WIRE HOUSE RESTAURANT`): the payment went to a merchant.
       const trade = findKeyword(input.text, snapshot);
-      if (trade && isShopTrade(trade) && !isNoise(trade.word, snapshot)) {
+      if (trade && isShopTrade(trade) && !isNoise(trade.word, snapshot) && !inBrandName(trade.word, input)) {
         return decided(trade.sub_category_id, 0.6, `${keywordReason(trade)}+${kind}`, null, refund);
       }
     }

@@ -69,6 +69,10 @@ describe('non-merchant patterns', () => {
     ['OWN ACCOUNT TRANSFER 0042', 'DEBIT', '15-1', 'own_account'],
     ['OWN ACCOUNT TRANSFER 0042', 'CREDIT', '14-4', 'own_account'],
     ['ONLINE TRANSFER TO SAV XXXXXX1234', 'DEBIT', '15-1', 'own_account'],
+    ['TRANSFER TO OWN A/C 1234', 'DEBIT', '15-1', 'own_account'],
+    ['Пополнение накопительного счета', 'DEBIT', '15-1', 'own_account'],
+    ['Снятие со вклада', 'CREDIT', '14-4', 'own_account'],
+    ['تحويل الى حساب التوفير', 'DEBIT', '15-1', 'own_account'],
     ['تحويل بين حساباتي', 'DEBIT', '15-1', 'own_account'],
     ['Перевод между своими счетами', 'DEBIT', '15-1', 'own_account'],
     ['Переказ між своїми рахунками', 'CREDIT', '14-4', 'own_account'],
@@ -742,6 +746,14 @@ describe('shop trade words of Russian, Ukrainian and Kazakh statements', () => {
       expect(e.sub_category.id, text).toBe(sub);
       expect(e.reasons.category, text).toMatch(/^keyword:/);
     }
+  });
+});
+
+describe('a transfer beside a trade word', () => {
+  it('is the shop’s when the word names it, not when the word is part of a bank’s card name', () => {
+    expect(enrich({ raw_description: 'TRANSFER STATION CAFE', country: 'GB' }).sub_category.id).toBe('4-3');
+    const e = enrich({ raw_description: 'Перевод с Kaspi Gold на Kaspi Депозит', country: 'KZ' });
+    expect(e.category.id).toBe('15');
   });
 });
 
