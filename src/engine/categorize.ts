@@ -138,8 +138,28 @@ const LOANS = '9';
 
 /** Generic wordings that yield to a purpose named in the same text (`SCHOOL TRANSPORT FEE`). */
 const YIELDS_TO_PURPOSE = new Set<RuleKind>(['bank_fee', 'transfer', 'cheque']);
-/** Purposes that outrank a generic fee or transfer wording: rent, utilities, schools, government. */
-const PURPOSE_SUB_CATEGORIES = new Set(['11-1', '11-2', '11-5', '19-1', '19-2', '19-3', '5-1', '5-2', '5-3']);
+/**
+ * Purposes that outrank a generic fee or transfer wording: rent, utilities (district cooling and
+ * waste too: `CHILLER CHARGES`), parking, hospitals, nurseries, schools, government. Not trades
+ * whose words a bank's own charge also uses (`SMS ALERT CHARGES`, `INTERNET BANKING FEE`).
+ */
+const PURPOSE_SUB_CATEGORIES = new Set([
+  '11-1',
+  '11-2',
+  '11-3',
+  '11-4',
+  '11-5',
+  '11-6',
+  '16-1',
+  '10-1',
+  '12-4',
+  '19-1',
+  '19-2',
+  '19-3',
+  '5-1',
+  '5-2',
+  '5-3',
+]);
 
 /** Rules where a matched bank or card issuer is the counterparty, not just the channel. */
 const BANK_COUNTERPARTY_RULES = new Set<RuleKind>([
@@ -307,7 +327,11 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     if (brandCategory === LOANS && !inward && LENDER_PAYMENT_RULES.has(kind)) continue;
     if (YIELDS_TO_PURPOSE.has(kind) && !inward) {
       const purpose = findKeyword(input.text, snapshot);
-      if (purpose && PURPOSE_SUB_CATEGORIES.has(purpose.sub_category_id)) {
+      if (
+        purpose &&
+        PURPOSE_SUB_CATEGORIES.has(purpose.sub_category_id) &&
+        !isNoise(purpose.word, snapshot)
+      ) {
         return decided(purpose.sub_category_id, 0.7, `${keywordReason(purpose)}+${kind}`, null, refund);
       }
     }

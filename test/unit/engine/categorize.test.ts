@@ -749,6 +749,29 @@ describe('shop trade words of Russian, Ukrainian and Kazakh statements', () => {
   });
 });
 
+describe('a generic fee or charge wording beside the purpose it pays', () => {
+  it('is that purpose: cooling, waste, parking, a hospital, a nursery', () => {
+    for (const [text, sub] of [
+      ['DISTRICT COOLING CHARGES', '11-3'],
+      ['رسوم التبريد', '11-3'],
+      ['WASTE COLLECTION FEE', '11-4'],
+      ['PARKING CHARGES', '16-1'],
+      ['HOSPITAL CHARGES', '10-1'],
+      ['NURSERY FEES', '12-4'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country: 'AE' });
+      expect(e.sub_category.id, text).toBe(sub);
+      expect(e.rule, text).toBeNull();
+    }
+  });
+
+  it('stays the bank’s charge where the word is one a bank’s own charge uses', () => {
+    for (const text of ['SMS ALERT CHARGES', 'INTERNET BANKING FEE', 'SERVICE CHARGES']) {
+      expect(enrich({ raw_description: text, country: 'AE' }).sub_category.id, text).toBe('1-1');
+    }
+  });
+});
+
 describe('a transfer beside a trade word', () => {
   it('is the shop’s when the word names it, not when the word is part of a bank’s card name', () => {
     expect(enrich({ raw_description: 'TRANSFER STATION CAFE', country: 'GB' }).sub_category.id).toBe('4-3');
