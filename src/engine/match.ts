@@ -281,8 +281,18 @@ function collect(
     // (or with the MCC): inside a longer text it is more often a word of that text (`KAFE U
     // SVETOFORA`, `OPLATA USLUG MTS`), and nobody reviewed it.
     if (brand.imported && !leads && !mccAgrees) continue;
-    // Two letters (`HM`, `EE`) are too often initials or codes to trust without the MCC.
-    if (m.value.chars <= 2 && !(whole_ || mccAgrees)) continue;
+    // Two letters (`HM`, `EE`) are too often initials or codes to trust without the MCC, unless
+    // they are the whole name or the name before where it stands, in one of the brand's countries
+    // (`A1 MINSK BY`).
+    if (
+      m.value.chars <= 2 &&
+      !(
+        whole_ ||
+        mccAgrees ||
+        (m.start === 0 && tradesIn(brand, country) && onlyPlacesAfter(m.end, whole, source, snapshot))
+      )
+    )
+      continue;
     // A mall or park named after the merchant is its address (`IQOS BOUTIQUE DUBAI MALL`).
     if (brand.venue && !leads) continue;
     // One word followed by another trade's word names a namesake: `OMEGA RESTAURANT` is a
@@ -330,6 +340,21 @@ function isInternational(brand: BrandEntry): boolean {
  * brand's own trade named before its name says what it is (`ОПЛАТА МОБИЛЬНОЙ СВЯЗИ MTS`,
  * `SUPERMARKET SPAR`).
  */
+function tradesIn(brand: BrandEntry, country: string): boolean {
+  return brand.countries !== null && brand.countries.has(country);
+}
+
+/** Nothing but city, region and country words from `from` to the end of the merchant's words. */
+function onlyPlacesAfter(from: number, end: number, { ids }: Source, snapshot: Snapshot): boolean {
+  if (from >= end) return false;
+  for (let i = from; i < end; i++) {
+    if ((snapshot.vocabulary.flags(ids[i] as number) & PLACE) === 0) return false;
+  }
+  return true;
+}
+
+const PLACE = WORD.city | WORD.country | WORD.region;
+
 function leadsAfterPlaces(
   start: number,
   category: string,

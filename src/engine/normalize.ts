@@ -332,9 +332,28 @@ function findSegment(
 ): [number, number] {
   let start = segment ? segment[0] : 0;
   const end = segment ? segment[1] : tokens.length;
-  while (start < end && isNoise(tokens, ids, start, snapshot.vocabulary)) start++;
+  while (
+    start < end &&
+    isNoise(tokens, ids, start, snapshot.vocabulary) &&
+    !isBrandCode(tokens, ids, start, snapshot)
+  ) {
+    start++;
+  }
   return [start, end];
 }
+
+/** A letter-and-digit token that is a brand's name or part of one (`A1`, `O2`), not a store number. */
+function isBrandCode(
+  tokens: readonly string[],
+  ids: readonly number[],
+  i: number,
+  snapshot: Snapshot,
+): boolean {
+  const t = tokens[i] as string;
+  return !ALL_DIGITS.test(t) && isCode(t) && (snapshot.vocabulary.flags(ids[i] as number) & WORD.alias) !== 0;
+}
+
+const ALL_DIGITS = /^\d+$/;
 
 /** A filler word or a code with digits (store numbers, references; not an Arabizi word). */
 function isNoise(

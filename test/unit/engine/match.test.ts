@@ -674,6 +674,14 @@ describe('fuzzy fallback', () => {
     expect(brandOf('EKATERINBURGG', { location: { iso_country_cd: 'RU' } })).toBe('ekaterinburggaz');
   });
 
+  it('reads a two-character name with a digit (O2, A1) as the brand before its city, where it trades', () => {
+    expect(brandOf('O2 LONDON', { location: { iso_country_cd: 'GB' } })).toBe('o2');
+    expect(brandOf('A1 MINSK', { location: { iso_country_cd: 'BY' } })).toBe('a1');
+    // Not where it does not trade, and a store number before a name is still no name.
+    expect(brandOf('A1 DUBAI', { location: { iso_country_cd: 'AE' } })).toBeNull();
+    expect(brandOf('1234 CARREFOUR', { location: { iso_country_cd: 'AE' } })).toBe('carrefour');
+  });
+
   it('does not count the Arabic article as kept letters: ALMAJD, a word of its own, is no cut ALMAJDOUIE', () => {
     expect(brandOf('HALLAQ ALMAJD', { country: 'SA' })).not.toBe('almajdouie-motors');
     expect(brandOf('ALMAJDOU', { country: 'SA' })).toBe('almajdouie-motors');
