@@ -186,6 +186,8 @@ const TAX_PAYMENT = '5-1';
 /** Tax offices and government departments and agencies. */
 const PUBLIC_BODIES = new Set([TAX_PAYMENT, '5-2']);
 const TAX_REFUND = '8-6';
+/** Banks, wallets, money-transfer and payment services (the keywords `bank`, `wallet`). */
+const OTHER_FINANCIAL = '1-4';
 
 /** Categories whose brands are themselves financial counterparties. */
 const FINANCIAL_CATEGORIES = new Set(['1', '9', '14', '15', '21']);
@@ -421,6 +423,11 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     const model = modelDecision(input.text, snapshot);
     if (model?.sub_category_id)
       return decided(model.sub_category_id, model.confidence, model.reason, null, refund);
+  }
+  // Money in from a bank, a wallet or a money-transfer service (`WALLET TO ACCOUNT`) bought
+  // nothing: it is money transferred in.
+  if (keyword && inward && !refund && keyword.sub_category_id === OTHER_FINANCIAL) {
+    return decided('14-7', 0.5, `${keywordReason(keyword)}+credit`, 'transfer');
   }
   if (keyword) return decided(keyword.sub_category_id, 0.6, keywordReason(keyword), null, refund);
 

@@ -772,6 +772,17 @@ describe('a generic fee or charge wording beside the purpose it pays', () => {
   });
 });
 
+describe('money in named only by a financial service', () => {
+  it('is money transferred in, not a purchase from a bank or wallet', () => {
+    const e = enrich({ raw_description: 'WALLET TO ACCOUNT', direction: 'CREDIT', country: 'SA' });
+    expect(e.sub_category.id).toBe('14-7');
+    expect(e.reasons.category).toBe('keyword:"wallet"+credit');
+    // Paid out, or given back, it is the service's own.
+    expect(enrich({ raw_description: 'WALLET TO ACCOUNT', country: 'SA' }).sub_category.id).toBe('1-4');
+    expect(enrich({ raw_description: 'REFUND WALLET', direction: 'CREDIT' }).sub_category.id).toBe('1-4');
+  });
+});
+
 describe('a transfer beside a trade word', () => {
   it('is the shop’s when the word names it, not when the word is part of a bank’s card name', () => {
     expect(enrich({ raw_description: 'TRANSFER STATION CAFE', country: 'GB' }).sub_category.id).toBe('4-3');
