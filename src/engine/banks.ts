@@ -9,8 +9,11 @@ import { tokenize } from './text.js';
 
 /** MCCs of banks themselves (cash disbursement by financial institutions). */
 const BANK_MCCS = ['6010', '6011', '6012'];
-/** Other Financial: where the catalog files banks (insurers and brokers carry no bank MCC). */
-const OTHER_FINANCIAL = '1-4';
+/**
+ * Other Financial: banks, wallets, money-transfer and payment services (the keywords `bank`, `wallet`).
+ * The catalog files banks here; insurers and brokers carry no bank MCC.
+ */
+export const OTHER_FINANCIAL = '1-4';
 
 /** A bank: filed under Other Financial with a bank's MCC. */
 export function isBank(brand: BrandEntry): boolean {

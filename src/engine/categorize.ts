@@ -5,7 +5,7 @@
  */
 import type { RuleKind } from '../data/schemas.js';
 import type { TokenMatch } from './automaton.js';
-import { CASH_WORDS, isBank } from './banks.js';
+import { CASH_WORDS, isBank, OTHER_FINANCIAL } from './banks.js';
 import { chooseLine } from './lines.js';
 import type { BrandMatch } from './match.js';
 import { modelDecision } from './merchant-type.js';
@@ -186,8 +186,6 @@ const TAX_PAYMENT = '5-1';
 /** Tax offices and government departments and agencies. */
 const PUBLIC_BODIES = new Set([TAX_PAYMENT, '5-2']);
 const TAX_REFUND = '8-6';
-/** Banks, wallets, money-transfer and payment services (the keywords `bank`, `wallet`). */
-const OTHER_FINANCIAL = '1-4';
 
 /** Categories whose brands are themselves financial counterparties. */
 const FINANCIAL_CATEGORIES = new Set(['1', '9', '14', '15', '21']);

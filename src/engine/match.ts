@@ -333,13 +333,7 @@ function isInternational(brand: BrandEntry): boolean {
   return brand.countries === null || brand.countries.size >= INTERNATIONAL_COUNTRIES;
 }
 
-/**
- * The match starts the merchant's name, or only place, filler and rule words stand before it: many
- * banks print the country and city first (`RUS MOSCOW <name>`, `KAZ ALMATY <name>`), and those say
- * where the merchant is, not who; a refund's words (`VOZVRAT`, `REFUND`) say what happened; and the
- * brand's own trade named before its name says what it is (`ОПЛАТА МОБИЛЬНОЙ СВЯЗИ MTS`,
- * `SUPERMARKET SPAR`).
- */
+/** The brand lists the account's country among its own. */
 function tradesIn(brand: BrandEntry, country: string): boolean {
   return brand.countries !== null && brand.countries.has(country);
 }
@@ -355,6 +349,13 @@ function onlyPlacesAfter(from: number, end: number, { ids }: Source, snapshot: S
 
 const PLACE = WORD.city | WORD.country | WORD.region;
 
+/**
+ * The match starts the merchant's name, or only place, filler and rule words stand before it: many
+ * banks print the country and city first (`RUS MOSCOW <name>`, `KAZ ALMATY <name>`), and those say
+ * where the merchant is, not who; a refund's words (`VOZVRAT`, `REFUND`) say what happened; and the
+ * brand's own trade named before its name says what it is (`ОПЛАТА МОБИЛЬНОЙ СВЯЗИ MTS`,
+ * `SUPERMARKET SPAR`).
+ */
 function leadsAfterPlaces(
   start: number,
   category: string,
@@ -472,7 +473,7 @@ function namesTheTrade(m: TokenMatch<AliasRef>, { ids, anchor, end }: Source, sn
     );
 }
 
-const FILLER = WORD.noise | WORD.country | WORD.city | WORD.region;
+const FILLER = WORD.noise | PLACE;
 
 /**
  * The word after the match is a name word (an unknown word, an ordinary word, another brand's word):

@@ -31,7 +31,7 @@ const LETTER_FOLDS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Cyrillic (Russian, Ukrainian, Belarusian, Kazakh, Serbian) written the way card processors print
+ * Cyrillic (Russian, Ukrainian, Belarusian, Kazakh, Kyrgyz, Uzbek, Tajik, Tatar, Serbian) written the way card processors print
  * it in Latin letters (`ПЯТЁРОЧКА` = `PYATEROCHKA`, `ДӘРІХАНА` = `DARIKHANA`), so both spellings
  * meet. Applied before accents are removed: `й` would otherwise lose its breve and become `и`.
  */
@@ -82,6 +82,15 @@ const CYRILLIC_TO_LATIN: Readonly<Record<string, string>> = {
   ұ: 'u',
   ү: 'u',
   һ: 'h',
+  // Uzbek and Tajik (`МЕҲМОНХОНА`, `ДОРУХОНА`), Tatar and Bashkir.
+  ҳ: 'h',
+  ӯ: 'u',
+  ӣ: 'i',
+  ҷ: 'j',
+  җ: 'zh',
+  ҡ: 'k',
+  ҙ: 'z',
+  ҫ: 's',
   ђ: 'dj',
   ј: 'j',
   љ: 'lj',

@@ -749,6 +749,27 @@ describe('shop trade words of Russian, Ukrainian and Kazakh statements', () => {
   });
 });
 
+describe('shop trade words of Uzbek, Kyrgyz, Tajik, Kazakh and Azerbaijani statements', () => {
+  it('name the trade in each alphabet the language is written in', () => {
+    for (const [text, country, sub] of [
+      ['DORIXONA 24 TOSHKENT', 'UZ', '10-2'],
+      ['ДОРИХОНА ШИФО', 'UZ', '10-2'],
+      ['OSHXONA MILLIY TAOMLAR', 'UZ', '4-1'],
+      ['MEHMONXONA ORZU', 'UZ', '17-1'],
+      ['МЕҲМОНХОНА ДУШАНБЕ', 'TJ', '17-1'],
+      ['ДАРЫКАНА НЕМАН', 'KG', '10-2'],
+      ['ҚОНАҚ ҮЙ АСТАНА', 'KZ', '17-1'],
+      ['AYOQSH 12 TOSHKENT', 'UZ', '16-6'],
+      ["OZIQ-OVQAT DO'KONI", 'UZ', '6-1'],
+      ['YANACAQ DOLDURMA', 'AZ', '16-6'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(e.sub_category.id, text).toBe(sub);
+      expect(e.reasons.category, text).toMatch(/^keyword:/);
+    }
+  });
+});
+
 describe('a generic fee or charge wording beside the purpose it pays', () => {
   it('is that purpose: cooling, waste, parking, a hospital, a nursery', () => {
     for (const [text, sub] of [

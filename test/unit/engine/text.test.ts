@@ -33,12 +33,14 @@ describe('foldText', () => {
     expect(foldText('Øresund')).toBe('oresund');
   });
 
-  it('writes Russian, Ukrainian, Kazakh and Serbian Cyrillic in Latin letters, as processors print it', () => {
+  it('writes Russian, Ukrainian, Kazakh, Uzbek, Tajik and Serbian Cyrillic in Latin letters, as processors print it', () => {
     expect(foldText('Пятёрочка')).toBe('pyaterochka');
     expect(foldText('ПЯТЁРОЧКА', true)).toBe('PYATEROCHKA');
     expect(foldText('Аптека Здоровье')).toBe('apteka zdorove');
     expect(foldText('Дәріхана Қазақстан')).toBe('darikhana kazakstan');
     expect(foldText('Їжа і Ґанок')).toBe('yizha i ganok');
+    expect(foldText('Меҳмонхона Хуҷанд Ӯрӣ')).toBe('mehmonkhona khujand uri');
+    expect(tokenize('МЕҲМОНХОНА')).toEqual(['mehmonkhona']);
     expect(foldText('Ђорђе Љубав')).toBe('djordje ljubav');
     expect(tokenize('Покупка MAGNIT Москва')).toEqual(['pokupka', 'magnit', 'moskva']);
   });
