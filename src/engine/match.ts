@@ -289,7 +289,9 @@ function collect(
       !(
         whole_ ||
         mccAgrees ||
-        (m.start === 0 && tradesIn(brand, country) && onlyPlacesAfter(m.end, whole, source, snapshot))
+        (m.start === 0 &&
+          tradesIn(brand, country) &&
+          onlyPlacesAfter(m.end, whole, source, country, snapshot))
       )
     )
       continue;
@@ -338,13 +340,31 @@ function tradesIn(brand: BrandEntry, country: string): boolean {
   return brand.countries !== null && brand.countries.has(country);
 }
 
-/** Nothing but city, region and country words from `from` to the end of the merchant's words. */
-function onlyPlacesAfter(from: number, end: number, { ids }: Source, snapshot: Snapshot): boolean {
+/**
+ * Nothing but city, region and country words from `from` to the end of the merchant's words, the
+ * account's own country code among them.
+ */
+function onlyPlacesAfter(
+  from: number,
+  end: number,
+  { tokens, ids }: Source,
+  country: string,
+  snapshot: Snapshot,
+): boolean {
   if (from >= end) return false;
   for (let i = from; i < end; i++) {
-    if ((snapshot.vocabulary.flags(ids[i] as number) & PLACE) === 0) return false;
+    const place = (snapshot.vocabulary.flags(ids[i] as number) & PLACE) !== 0;
+    if (!place && !isHomeCode(tokens[i] as string, country)) return false;
   }
   return true;
+}
+
+/**
+ * The account's own country code: a place word even where it is also an ordinary word, which the
+ * vocabulary does not flag as a country (`MTS BY` on a Belarusian card, `A1 AT` on an Austrian one).
+ */
+function isHomeCode(token: string, country: string): boolean {
+  return token.length === 2 && token === country.toLowerCase();
 }
 
 const PLACE = WORD.city | WORD.country | WORD.region;
@@ -409,7 +429,7 @@ function secondSignal(
     if (o !== m && o.value.brand.family === brand.family && (o.end <= m.start || o.start >= m.end))
       return true;
   }
-  if (startsALongerName(m, matches, source, snapshot)) return false;
+  if (startsALongerName(m, matches, source, country, snapshot)) return false;
   // Cheapest first: the keyword scan allocates.
   return (
     source.prefixed ||
@@ -484,13 +504,14 @@ function startsALongerName(
   m: TokenMatch<AliasRef>,
   matches: readonly TokenMatch<AliasRef>[],
   { tokens, ids, end, masked }: Source,
+  country: string,
   snapshot: Snapshot,
 ): boolean {
   const i = m.end;
   if (i >= end || masked[i] === true) return false;
   const t = tokens[i] as string;
   // Any digit, Arabizi too: after a brand a word like `3ARABIA` is more often a branch than a longer name.
-  if (t.length === 1 || hasDigit(t)) return false;
+  if (t.length === 1 || hasDigit(t) || isHomeCode(t, country)) return false;
   const flags = snapshot.vocabulary.flags(ids[i] as number);
   if ((flags & (FILLER | WORD.term)) !== 0) return false;
   // The brand's own longer name (`VOX CINEMAS`) or a venue (the address) may follow.

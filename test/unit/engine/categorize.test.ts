@@ -770,6 +770,57 @@ describe('shop trade words of Uzbek, Kyrgyz, Tajik, Kazakh and Azerbaijani state
   });
 });
 
+describe('phone, television and fare payments in CIS and Arabic wording', () => {
+  it('name the service: a phone top-up, cable or satellite television, a fare, a recharge card', () => {
+    for (const [text, country, sub] of [
+      ['ПОПОВНЕННЯ РАХУНКУ ТЕЛЕФОНУ', 'UA', '12-1'],
+      ['МОБІЛЬНИЙ ЗВ’ЯЗОК', 'UA', '12-1'],
+      ['ҰЯЛЫ БАЙЛАНЫС', 'KZ', '12-1'],
+      ['СПУТНИКОВОЕ ТЕЛЕВИДЕНИЕ', 'RU', '12-1'],
+      ['ЦИФРОВОЕ ТВ', 'RU', '12-1'],
+      ['كروت شحن', 'EG', '12-1'],
+      ['تعبئة رصيد', 'KW', '12-1'],
+      ['ОПЛАТА ПРОЇЗДУ', 'UA', '16-3'],
+      ['ОПЛАТА ПРОЕЗДА', 'RU', '16-3'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(e.sub_category.id, text).toBe(sub);
+      expect(e.reasons.category, text).toMatch(/^keyword:/);
+    }
+  });
+
+  it('a metro card recharge stays a fare, not a phone recharge card', () => {
+    expect(enrich({ raw_description: 'شحن كارت المترو', country: 'EG' }).sub_category.id).toBe('16-3');
+  });
+
+  it('a top-up wording before a brand whose name is an ordinary word lets the brand lead', () => {
+    const e = enrich({ raw_description: 'ПОПОЛНЕНИЕ БАЛАНСА BEELINE', country: 'KZ' });
+    expect(slugOf(snapshot, e)).toBe('beeline');
+  });
+});
+
+describe('Gulf service and shop words', () => {
+  it('name the trade: a dental clinic, curtains, tyre repair, a ladies’ salon, paperwork services', () => {
+    for (const [text, sub] of [
+      ['عيادة اسنان', '10-3'],
+      ['مجمع عيادات الاسنان', '10-3'],
+      ['ستائر', '13-12'],
+      ['BANSHAR', '16-7'],
+      ['MASHGHAL', '18-3'],
+      ['تعقيب', '12-8'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country: 'SA' });
+      expect(e.sub_category.id, text).toBe(sub);
+      expect(e.reasons.category, text).toMatch(/^keyword:/);
+    }
+  });
+
+  it('a fee named with the labour office is the government’s, not the bank’s', () => {
+    const e = enrich({ raw_description: 'رسوم مكتب العمل', country: 'SA' });
+    expect(e.sub_category.id).toBe('5-2');
+  });
+});
+
 describe('a generic fee or charge wording beside the purpose it pays', () => {
   it('is that purpose: cooling, waste, parking, a hospital, a nursery', () => {
     for (const [text, sub] of [

@@ -682,6 +682,15 @@ describe('fuzzy fallback', () => {
     expect(brandOf('1234 CARREFOUR', { location: { iso_country_cd: 'AE' } })).toBe('carrefour');
   });
 
+  it('reads the account’s own country code after a name as a place, even where it is an ordinary word', () => {
+    // BY is Belarus's code and an English word: MTS (three letters, weak) needs its country as a
+    // second signal, and a following ordinary word would make it the start of a longer name.
+    expect(brandOf('MTS BY POPOLNENIE', { location: { iso_country_cd: 'BY' } })).toBe('mts');
+    expect(brandOf('A1 MINSK BY', { location: { iso_country_cd: 'BY' } })).toBe('a1');
+    // Elsewhere BY is the word: no brand is read from it.
+    expect(brandOf('MTS BY PHONE', { location: { iso_country_cd: 'US' } })).toBeNull();
+  });
+
   it('does not count the Arabic article as kept letters: ALMAJD, a word of its own, is no cut ALMAJDOUIE', () => {
     expect(brandOf('HALLAQ ALMAJD', { country: 'SA' })).not.toBe('almajdouie-motors');
     expect(brandOf('ALMAJDOU', { country: 'SA' })).toBe('almajdouie-motors');
