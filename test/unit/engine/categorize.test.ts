@@ -747,6 +747,16 @@ describe('shop trade words of Russian, Ukrainian and Kazakh statements', () => {
       expect(e.reasons.category, text).toMatch(/^keyword:/);
     }
   });
+
+  it('read the spending category some banks print before the merchant (КРАСОТА, РАЗВЛЕЧЕНИЯ)', () => {
+    for (const [text, sub] of [
+      ['КРАСОТА', '18-3'],
+      ['ОТДЫХ И РАЗВЛЕЧЕНИЯ', '3-10'],
+      ['РОЗВАГИ', '3-10'],
+    ] as const) {
+      expect(enrich({ raw_description: text, country: 'RU' }).sub_category.id, text).toBe(sub);
+    }
+  });
 });
 
 describe('shop trade words of Uzbek, Kyrgyz, Tajik, Kazakh and Azerbaijani statements', () => {
