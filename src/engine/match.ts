@@ -431,11 +431,7 @@ function secondSignal(
   }
   if (startsALongerName(m, matches, source, country, snapshot)) return false;
   // Cheapest first: the keyword scan allocates.
-  return (
-    source.prefixed ||
-    (brand.countries !== null && brand.countries.has(country)) ||
-    namesTheTrade(m, source, snapshot)
-  );
+  return source.prefixed || tradesIn(brand, country) || namesTheTrade(m, source, snapshot);
 }
 
 /**

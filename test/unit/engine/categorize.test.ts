@@ -730,38 +730,43 @@ describe('a shop’s name with a card account’s payment wording', () => {
   });
 });
 
+/** Each text, on an account in its country, is the sub-category a keyword of rules.json names. */
+function expectKeywordAnswers(
+  cases: readonly (readonly [text: string, country: string, sub: string])[],
+): void {
+  for (const [text, country, sub] of cases) {
+    const e = enrich({ raw_description: text, country });
+    expect(e.sub_category.id, text).toBe(sub);
+    expect(e.reasons.category, text).toMatch(/^keyword:/);
+  }
+}
+
 describe('shop trade words of Russian, Ukrainian and Kazakh statements', () => {
   it('name the trade in Cyrillic and in Latin letters', () => {
-    for (const [text, sub] of [
-      ['АПТЕКА НА ЛЕНИНА', '10-2'],
-      ['APTEKA PLUS', '10-2'],
-      ['PEKARNYA U DOMA', '4-7'],
-      ['ПАРИКМАХЕРСКАЯ ЛОКОН', '18-3'],
-      ['STOMATOLOGIYA NA TVERSKOY', '10-3'],
-      ['ШИНОМОНТАЖ 24', '16-7'],
-      ['КОФЕЙНЯ ЗЕРНО', '4-3'],
-      ['ФІТНЕС ЦЕНТР', '18-2'],
-    ] as const) {
-      const e = enrich({ raw_description: text, country: 'RU' });
-      expect(e.sub_category.id, text).toBe(sub);
-      expect(e.reasons.category, text).toMatch(/^keyword:/);
-    }
+    expectKeywordAnswers([
+      ['АПТЕКА НА ЛЕНИНА', 'RU', '10-2'],
+      ['APTEKA PLUS', 'RU', '10-2'],
+      ['PEKARNYA U DOMA', 'RU', '4-7'],
+      ['ПАРИКМАХЕРСКАЯ ЛОКОН', 'RU', '18-3'],
+      ['STOMATOLOGIYA NA TVERSKOY', 'RU', '10-3'],
+      ['ШИНОМОНТАЖ 24', 'RU', '16-7'],
+      ['КОФЕЙНЯ ЗЕРНО', 'RU', '4-3'],
+      ['ФІТНЕС ЦЕНТР', 'RU', '18-2'],
+    ]);
   });
 
   it('read the spending category some banks print before the merchant (КРАСОТА, РАЗВЛЕЧЕНИЯ)', () => {
-    for (const [text, sub] of [
-      ['КРАСОТА', '18-3'],
-      ['ОТДЫХ И РАЗВЛЕЧЕНИЯ', '3-10'],
-      ['РОЗВАГИ', '3-10'],
-    ] as const) {
-      expect(enrich({ raw_description: text, country: 'RU' }).sub_category.id, text).toBe(sub);
-    }
+    expectKeywordAnswers([
+      ['КРАСОТА', 'RU', '18-3'],
+      ['ОТДЫХ И РАЗВЛЕЧЕНИЯ', 'RU', '3-10'],
+      ['РОЗВАГИ', 'UA', '3-10'],
+    ]);
   });
 });
 
 describe('shop trade words of Uzbek, Kyrgyz, Tajik, Kazakh and Azerbaijani statements', () => {
   it('name the trade in each alphabet the language is written in', () => {
-    for (const [text, country, sub] of [
+    expectKeywordAnswers([
       ['DORIXONA 24 TOSHKENT', 'UZ', '10-2'],
       ['ДОРИХОНА ШИФО', 'UZ', '10-2'],
       ['OSHXONA MILLIY TAOMLAR', 'UZ', '4-1'],
@@ -772,17 +777,13 @@ describe('shop trade words of Uzbek, Kyrgyz, Tajik, Kazakh and Azerbaijani state
       ['AYOQSH 12 TOSHKENT', 'UZ', '16-6'],
       ["OZIQ-OVQAT DO'KONI", 'UZ', '6-1'],
       ['YANACAQ DOLDURMA', 'AZ', '16-6'],
-    ] as const) {
-      const e = enrich({ raw_description: text, country });
-      expect(e.sub_category.id, text).toBe(sub);
-      expect(e.reasons.category, text).toMatch(/^keyword:/);
-    }
+    ]);
   });
 });
 
 describe('phone, television and fare payments in CIS and Arabic wording', () => {
   it('name the service: a phone top-up, cable or satellite television, a fare, a recharge card', () => {
-    for (const [text, country, sub] of [
+    expectKeywordAnswers([
       ['ПОПОВНЕННЯ РАХУНКУ ТЕЛЕФОНУ', 'UA', '12-1'],
       ['МОБІЛЬНИЙ ЗВ’ЯЗОК', 'UA', '12-1'],
       ['ҰЯЛЫ БАЙЛАНЫС', 'KZ', '12-1'],
@@ -792,11 +793,7 @@ describe('phone, television and fare payments in CIS and Arabic wording', () => 
       ['تعبئة رصيد', 'KW', '12-1'],
       ['ОПЛАТА ПРОЇЗДУ', 'UA', '16-3'],
       ['ОПЛАТА ПРОЕЗДА', 'RU', '16-3'],
-    ] as const) {
-      const e = enrich({ raw_description: text, country });
-      expect(e.sub_category.id, text).toBe(sub);
-      expect(e.reasons.category, text).toMatch(/^keyword:/);
-    }
+    ]);
   });
 
   it('a metro card recharge stays a fare, not a phone recharge card', () => {
@@ -811,18 +808,14 @@ describe('phone, television and fare payments in CIS and Arabic wording', () => 
 
 describe('Gulf service and shop words', () => {
   it('name the trade: a dental clinic, curtains, tyre repair, a ladies’ salon, paperwork services', () => {
-    for (const [text, sub] of [
-      ['عيادة اسنان', '10-3'],
-      ['مجمع عيادات الاسنان', '10-3'],
-      ['ستائر', '13-12'],
-      ['BANSHAR', '16-7'],
-      ['MASHGHAL', '18-3'],
-      ['تعقيب', '12-8'],
-    ] as const) {
-      const e = enrich({ raw_description: text, country: 'SA' });
-      expect(e.sub_category.id, text).toBe(sub);
-      expect(e.reasons.category, text).toMatch(/^keyword:/);
-    }
+    expectKeywordAnswers([
+      ['عيادة اسنان', 'SA', '10-3'],
+      ['مجمع عيادات الاسنان', 'SA', '10-3'],
+      ['ستائر', 'SA', '13-12'],
+      ['BANSHAR', 'SA', '16-7'],
+      ['MASHGHAL', 'SA', '18-3'],
+      ['تعقيب', 'SA', '12-8'],
+    ]);
   });
 
   it('a fee named with the labour office is the government’s, not the bank’s', () => {
