@@ -223,6 +223,11 @@ export const locationsSchema = z.object({
     z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 code'),
     z.array(z.string().min(1)).min(1),
   ),
+  /**
+   * Neighbouring countries whose chains cross borders (the Gulf, the Maghreb, the CIS...), by name:
+   * a chain trading in two of a market's countries is no stranger in a third (docs/engine.md).
+   */
+  markets: z.record(z.string(), z.array(z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2 code')).min(3)),
 });
 export type Locations = z.infer<typeof locationsSchema>;
 

@@ -282,17 +282,10 @@ function collect(
     // SVETOFORA`, `OPLATA USLUG MTS`), and nobody reviewed it.
     if (brand.imported && !leads && !mccAgrees) continue;
     // Two letters (`HM`, `EE`) are too often initials or codes to trust without the MCC, unless
-    // they are the whole name or the name before where it stands, in one of the brand's countries
-    // (`A1 MINSK BY`).
+    // they are the whole name or start it, in one of the brand's countries.
     if (
       m.value.chars <= 2 &&
-      !(
-        whole_ ||
-        mccAgrees ||
-        (m.start === 0 &&
-          tradesIn(brand, country) &&
-          onlyPlacesAfter(m.end, whole, source, country, snapshot))
-      )
+      !(whole_ || mccAgrees || twoLettersName(m, matches, source, whole, country, snapshot))
     )
       continue;
     // A mall or park named after the merchant is its address (`IQOS BOUTIQUE DUBAI MALL`).
@@ -316,7 +309,14 @@ function collect(
     // Netherlands is the supermarket, not the Dubai electronics chain). An international chain's
     // distinctive name is the chain wherever the card was used (`STARBUCKS` in Kazakhstan, whose
     // country list the catalog may not have caught up with; its ordinary-word names are weak).
-    if (!countryAgrees && m.end - m.start === 1 && !mccAgrees && !isInternational(brand)) continue;
+    if (
+      !countryAgrees &&
+      m.end - m.start === 1 &&
+      !mccAgrees &&
+      !isInternational(brand) &&
+      !isRegional(brand, country, snapshot)
+    )
+      continue;
     into.push({
       alias: m.value,
       source: source.name,
@@ -328,11 +328,47 @@ function collect(
   }
 }
 
+/**
+ * Two letters starting the merchant's name in one of the brand's countries are the brand when what
+ * follows says where it stands (`A1 MINSK BY`, `HM DUBAI MALL`) or, for a curated brand, names its
+ * trade (`WE INTERNET RECHARGE`, `DU MOBILE`); before any other word they are initials of another name.
+ */
+function twoLettersName(
+  m: TokenMatch<AliasRef>,
+  matches: readonly TokenMatch<AliasRef>[],
+  source: Source,
+  whole: number,
+  country: string,
+  snapshot: Snapshot,
+): boolean {
+  const brand = m.value.brand;
+  if (m.start !== source.anchor || !tradesIn(brand, country)) return false;
+  return (
+    onlyPlacesAfter(m.end, whole, source, country, snapshot) ||
+    matches.some((o) => o.value.brand.venue && o.start === m.end) ||
+    (!brand.imported && namesTheTrade(m, source, snapshot))
+  );
+}
+
 /** Chains in this many countries or more trade across continents. */
 const INTERNATIONAL_COUNTRIES = 10;
 
 function isInternational(brand: BrandEntry): boolean {
   return brand.countries === null || brand.countries.size >= INTERNATIONAL_COUNTRIES;
+}
+
+/**
+ * A chain in two or more of the account's neighbours (data/locations.json `markets`) is no stranger
+ * there: Gulf, Maghreb and CIS chains cross borders before the catalog's country lists catch up.
+ */
+const REGIONAL_COUNTRIES = 2;
+
+function isRegional(brand: BrandEntry, country: string, snapshot: Snapshot): boolean {
+  const neighbours = snapshot.neighbours.get(country);
+  if (!neighbours || brand.countries === null) return false;
+  let n = 0;
+  for (const c of brand.countries) if (neighbours.has(c) && ++n >= REGIONAL_COUNTRIES) return true;
+  return false;
 }
 
 /** The brand lists the account's country among its own. */

@@ -109,12 +109,12 @@ export function normalizeText(description: string, merchantName: string, snapsho
   const vocabulary = snapshot.vocabulary;
 
   const alert = alertSegment(tokens, snapshot.alertWords);
-  let [start, end] = findSegment(words, alert, snapshot);
+  const hits = scan(ids, snapshot);
+  const merchantHits = scan(merchant.ids, snapshot);
+  let [start, end] = findSegment(words, alert, hits.aliases, snapshot);
   let intermediary: IntermediaryRef | null = null;
   // Most texts have no intermediary: share one empty mask instead of allocating one each time.
   let masked: boolean[] = NO_MASK;
-  const hits = scan(ids, snapshot);
-  const merchantHits = scan(merchant.ids, snapshot);
   for (const m of hits.intermediaries) {
     const leads = m.start === start || (m.start < start + 2 && allNoise(ids, start, m.start, vocabulary));
     if (!leads && !m.value.anywhere) continue;
@@ -199,10 +199,31 @@ function describeMerchant(
   return {
     displayName: toDisplayCase(chosen.display.slice(0, 6)),
     merchantKey: chosen.kept.slice(0, 6).join(' '),
-    locationOnly: cleaned.kept.length === 0 && cleaned.places > 0 && merchant.tokens.length === 0,
+    locationOnly:
+      cleaned.kept.length === 0 &&
+      cleaned.places > 0 &&
+      merchant.tokens.length === 0 &&
+      !hasInitials(words.tokens, start, end),
     trailingCities: cleaned.cities,
     lastWord: chosen.kept[chosen.kept.length - 1] ?? '',
   };
+}
+
+/** Two single Latin letters in a row: the initials of a name (`C&A`, `A & W`), which cleaning drops. */
+function hasInitials(tokens: readonly string[], start: number, end: number): boolean {
+  for (let i = start + 1; i < end; i++)
+    if (isLetter(tokens[i - 1] as string) && isLetter(tokens[i] as string)) return true;
+  return false;
+}
+
+function allLetters(tokens: readonly string[], start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (!isLetter(tokens[i] as string)) return false;
+  return true;
+}
+
+function isLetter(token: string): boolean {
+  const c = token.charCodeAt(0);
+  return token.length === 1 && c >= 97 && c <= 122;
 }
 
 /** Tokens with their vocabulary ids and where each sits in the (original-case) source text. */
@@ -324,14 +345,20 @@ function splitToken(token: string, vocabulary: Vocabulary, lefts: WordFilter): [
   return null;
 }
 
-/** Where the merchant's name is: inside a bank alert sentence (alerts.ts), else the whole text. */
+/**
+ * Where the merchant's name is: inside a bank alert sentence (alerts.ts), else the whole text; after
+ * leading filler, unless a name starts with it. The letters of filler written with dots (`W.L.L`,
+ * `A/C`) are filler alone, but `C&A` and `A&W` are names.
+ */
 function findSegment(
   { tokens, ids }: Words,
   segment: readonly [number, number] | null,
+  aliases: readonly TokenMatch<AliasRef>[],
   snapshot: Snapshot,
 ): [number, number] {
-  let start = segment ? segment[0] : 0;
+  const from = segment ? segment[0] : 0;
   const end = segment ? segment[1] : tokens.length;
+  let start = from;
   while (
     start < end &&
     isNoise(tokens, ids, start, snapshot.vocabulary) &&
@@ -339,7 +366,12 @@ function findSegment(
   ) {
     start++;
   }
-  return [start, end];
+  let named = start;
+  for (const m of aliases) {
+    if (m.start >= from && m.start < named && (m.end > start || allLetters(tokens, m.start, m.end)))
+      named = m.start;
+  }
+  return [named, end];
 }
 
 /** A letter-and-digit token that is a brand's name or part of one (`A1`, `O2`), not a store number. */

@@ -207,6 +207,8 @@ export interface Snapshot {
    * word of their name as statements print it (`united`), which must stand before the number.
    */
   readonly ticketAirlines: ReadonlyMap<string, { readonly brand: BrandEntry; readonly nameWord: string }>;
+  /** Each country's neighbours in its market (data/locations.json `markets`); absent when it has none. */
+  readonly neighbours: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 // Arabic letters: the fuzzy matcher reads Latin script only (see buildSnapshot).
@@ -482,8 +484,21 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     notNameWords: new Set(rules.not_name_words.flatMap((w) => tokenize(w))),
     lineWords,
     ordinaryWords: new Set(data.words.words),
+    neighbours: neighboursOf(data.locations.markets),
     ticketAirlines,
   });
+}
+
+function neighboursOf(markets: Readonly<Record<string, readonly string[]>>): Map<string, Set<string>> {
+  const neighbours = new Map<string, Set<string>>();
+  for (const countries of Object.values(markets)) {
+    for (const c of countries) {
+      const set = neighbours.get(c) ?? new Set<string>();
+      for (const o of countries) if (o !== c) set.add(o);
+      neighbours.set(c, set);
+    }
+  }
+  return neighbours;
 }
 
 function toEntry(

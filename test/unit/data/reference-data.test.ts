@@ -444,4 +444,23 @@ describe('intermediaries, rules and locations', () => {
     );
     expect(empty).toEqual([]);
   });
+
+  it('markets group neighbouring countries, each country in one market at most', () => {
+    const markets = Object.entries(data.locations.markets);
+    expect(markets.length).toBeGreaterThan(0);
+    const seen = new Map<string, string>();
+    const twice: string[] = [];
+    for (const [market, countries] of markets) {
+      for (const c of countries) {
+        const other = seen.get(c);
+        if (other !== undefined) twice.push(`${c} in ${other} and ${market}`);
+        seen.set(c, market);
+      }
+    }
+    expect(twice).toEqual([]);
+    // Each market holds countries the catalog has brands in: a market of strangers matches nothing.
+    const branded = new Set(data.brands.flatMap((b) => b.countries ?? []));
+    for (const [market, countries] of markets)
+      expect(countries.filter((c) => branded.has(c)).length, market).toBeGreaterThanOrEqual(3);
+  });
 });

@@ -525,6 +525,35 @@ describe('an international chain’s distinctive name outside its listed countri
   });
 });
 
+describe('a regional chain in a neighbouring country of its market', () => {
+  it('is the chain: Mouawad (four Gulf countries) in Bahrain and Oman', () => {
+    expect(brandOf('MOUAWAD MANAMA BH', { country: 'BH' })).toBe('mouawad');
+    expect(brandOf('MOUAWAD MUSCAT', { country: 'OM' })).toBe('mouawad');
+  });
+
+  it('stays a namesake outside the market: Mouawad in Egypt or Jordan', () => {
+    expect(brandOf('MOUAWAD CAIRO', { country: 'EG' })).toBeNull();
+    expect(brandOf('MOUAWAD AMMAN', { country: 'JO' })).toBeNull();
+  });
+});
+
+describe('a two-letter name starting the merchant’s text in its country', () => {
+  it('is the brand before the words of its trade: WE INTERNET RECHARGE, DU MOBILE', () => {
+    expect(brandOf('WE INTERNET RECHARGE', { country: 'EG' })).toBe('we-telecom-egypt');
+    expect(brandOf('WE MOBILE CAIRO', { country: 'EG' })).toBe('we-telecom-egypt');
+    expect(brandOf('Payment to DU internet bill', { country: 'AE' })).toBe('du');
+  });
+
+  it('is the brand before the venue it stands in: H&M DUBAI MALL', () => {
+    expect(brandOf('H&M DUBAI MALL', { country: 'AE' })).toBe('h-and-m');
+  });
+
+  it('is initials of another name before any other word, and nothing outside its countries', () => {
+    expect(brandOf('WE LOVE PIZZA CAIRO', { country: 'EG' })).toBeNull();
+    expect(brandOf('WE MOBILE RIYADH', { country: 'SA' })).toBeNull();
+  });
+});
+
 describe('mobile operators of the CIS are telecoms, not phone shops', () => {
   it('MegaFon, MTS, Beeline and Kyivstar charge for communication services', () => {
     for (const [text, country] of [

@@ -263,6 +263,25 @@ describe('bank SMS sentences', () => {
     expect(enrichOne(snapshot, { raw_description: purchase }).reasons.category).not.toBe('location-only:atm');
   });
 
+  it('does not read initials as filler: C&A DUBAI names a merchant, A&W NEW YORK US is the chain', () => {
+    // The letters of dotted filler (`A/C`, `W.L.L`) are filler words; two of them in a row are a name.
+    expect(normalize('C&A DUBAI').merchant().locationOnly).toBe(false);
+    expect(enrichOne(snapshot, { raw_description: 'C&A DUBAI' }).rule).toBeNull();
+    const aw = enrichOne(snapshot, { raw_description: 'A&W NEW YORK US', country: 'US' });
+    expect(aw.brand?.name).toBe('A&W');
+    expect(normalize('A&W NEW YORK US').segment).toEqual([0, 5]);
+    expect(normalize('AL FARES W.L.L MANAMA').merchant().displayName).toBe('Al Fares');
+  });
+
+  it('starts the merchant’s name at a filler word its name begins with: THE PERFUME SHOP', () => {
+    expect(normalize('THE PERFUME SHOP 0231').segment[0]).toBe(0);
+    expect(enrichOne(snapshot, { raw_description: 'THE PERFUME SHOP 0231', country: 'GB' }).brand?.name).toBe(
+      'The Perfume Shop',
+    );
+    // Filler no name begins with is still skipped.
+    expect(normalize('POS PURCHASE CARREFOUR').segment[0]).toBe(2);
+  });
+
   it('a processor, wallet or marketplace before the places makes it a purchase, not a cash withdrawal', () => {
     for (const text of ['PAYPAL PAY IN 3', 'PAYPAL *DUBAI AE', 'WEBOOK*RIYADH']) {
       const e = enrichOne(snapshot, { raw_description: text, country: 'SA' });
