@@ -257,6 +257,14 @@ function isNoise(word: string, snapshot: Snapshot): boolean {
   return tokenize(word).some((t) => snapshot.vocabulary.is(t, WORD.noise));
 }
 
+/**
+ * The keyword is a word of the rule's own phrase: `ШТРАФ ЗА ПРОСРОЧКУ` is the bank's late fee, not
+ * a fine paid to the state, though `ШТРАФ` alone names one.
+ */
+function withinPhrase(word: string, phrase: string): boolean {
+  return ` ${tokenize(phrase).join(' ')} `.includes(` ${tokenize(word).join(' ')} `);
+}
+
 /** A keyword names a shop's trade: not money moving, not a word any seller uses. */
 function isShopTrade(keyword: KeywordRef): boolean {
   const sub = keyword.sub_category_id;
@@ -330,7 +338,8 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       if (
         purpose &&
         PURPOSE_SUB_CATEGORIES.has(purpose.sub_category_id) &&
-        !isNoise(purpose.word, snapshot)
+        !isNoise(purpose.word, snapshot) &&
+        !withinPhrase(purpose.word, p.phrase)
       ) {
         return decided(purpose.sub_category_id, 0.7, `${keywordReason(purpose)}+${kind}`, null, refund);
       }
@@ -564,7 +573,7 @@ function findKeyword(text: NormalizedText, snapshot: Snapshot): FoundKeyword | n
   const matches = longestCover(
     text.merchantIds.length > 0
       ? snapshot.keywords.searchIds(text.merchantIds)
-      : snapshot.keywords.searchIds(text.ids, text.segment[0], text.segment[1]),
+      : segmentKeywords(text, snapshot),
   );
   // A trade word before a modifier before a word any seller uses; then the longest; then the first.
   let best: TokenMatch<KeywordRef> | null = null;
@@ -577,6 +586,17 @@ function findKeyword(text: NormalizedText, snapshot: Snapshot): FoundKeyword | n
       best = m;
   }
   return best?.value ?? cutKeyword(text, snapshot);
+}
+
+/**
+ * Keywords in the merchant's part of the description; one may begin in the filler before it, or be
+ * all there is (`PAY IN 4`, `TRADING ACCOUNT DEPOSIT`: every word is also a filler word).
+ */
+function segmentKeywords(text: NormalizedText, snapshot: Snapshot): readonly TokenMatch<KeywordRef>[] {
+  const [start, end] = text.segment;
+  if (text.lead === start) return snapshot.keywords.searchIds(text.ids, start, end);
+  const found = snapshot.keywords.searchIds(text.ids, text.lead, end);
+  return start === end ? found : found.filter((m) => m.end > start);
 }
 
 /** A keyword found, or the one a cut-off last word begins (`cut`: the word as printed). */

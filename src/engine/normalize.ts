@@ -19,6 +19,11 @@ export interface NormalizedText {
   readonly merchantIds: readonly number[];
   /** [start, end) of the tokens that name the merchant. */
   readonly segment: readonly [number, number];
+  /**
+   * Where the merchant's part starts before its leading filler: a trade phrase may begin with a
+   * filler word (`TRADING ACCOUNT`, `AC REPAIR`, `ONLINE SHOPPING`).
+   */
+  readonly lead: number;
   /** The description reads as a bank alert sentence: `segment` is the merchant's part of it. */
   readonly alert: boolean;
   readonly intermediary: IntermediaryRef | null;
@@ -112,6 +117,7 @@ export function normalizeText(description: string, merchantName: string, snapsho
   const hits = scan(ids, snapshot);
   const merchantHits = scan(merchant.ids, snapshot);
   let [start, end] = findSegment(words, alert, hits.aliases, snapshot);
+  let lead = alert ? alert[0] : 0;
   let intermediary: IntermediaryRef | null = null;
   // Most texts have no intermediary: share one empty mask instead of allocating one each time.
   let masked: boolean[] = NO_MASK;
@@ -123,6 +129,7 @@ export function normalizeText(description: string, merchantName: string, snapsho
     if (leads && m.end > start) {
       intermediary = m.value;
       start = Math.min(m.end, end);
+      lead = start;
     } else {
       intermediary ??= m.value;
     }
@@ -136,6 +143,7 @@ export function normalizeText(description: string, merchantName: string, snapsho
     words,
     merchant,
     [start, end],
+    Math.min(lead, start),
     alert !== null,
     intermediary,
     hits,
@@ -161,6 +169,7 @@ class Normalized implements NormalizedText {
     private readonly words: Words,
     private readonly merchantWords: Words,
     readonly segment: readonly [number, number],
+    readonly lead: number,
     readonly alert: boolean,
     readonly intermediary: IntermediaryRef | null,
     readonly hits: LexiconHits,

@@ -741,6 +741,58 @@ function expectKeywordAnswers(
   }
 }
 
+describe('a trade phrase that begins with a filler word', () => {
+  it('names the trade at the start of the text (AC REPAIR, ONLINE SHOPPING, ОПЛАТА ПРОЕЗДА)', () => {
+    expectKeywordAnswers([
+      ['AC REPAIR DUBAI', 'AE', '7-1'],
+      ['ONLINE SHOPPING', 'AE', '13-6'],
+      ['VISA SERVICES ABU DHABI', 'AE', '17-4'],
+      ['ОПЛАТА ПРОЕЗДА', 'RU', '16-3'],
+    ]);
+  });
+
+  it('names it when every word of the text is also filler (PAY IN 4)', () => {
+    expectKeywordAnswers([['PAY IN 4', 'AE', '1-2']]);
+  });
+
+  it('filler alone names no trade, and a name after the filler still leads', () => {
+    expect(enrich({ raw_description: 'POS PURCHASE 1234', country: 'AE' }).reasons.category).not.toMatch(
+      /^keyword:/,
+    );
+    expect(enrich({ raw_description: 'VISA PURCHASE CARREFOUR', country: 'AE' }).brand?.name).toBe(
+      'Carrefour',
+    );
+  });
+});
+
+describe('Russian housing bills and waste removal', () => {
+  it('name the utility: settlement centres, housing maintenance, capital repairs, waste', () => {
+    expectKeywordAnswers([
+      ['ЕИРЦ', 'RU', '11-6'],
+      ['ЖИЛИЩНИК РАЙОНА', 'RU', '11-6'],
+      ['ФОНД КАПИТАЛЬНОГО РЕМОНТА', 'RU', '11-6'],
+      ['ВЫВОЗ ТКО', 'RU', '11-4'],
+      ['РЕГОПЕРАТОР', 'RU', '11-4'],
+    ]);
+  });
+
+  it('the grid operator is an electricity utility, not a charging network', () => {
+    const e = enrich({ raw_description: 'РОССЕТИ', country: 'RU' });
+    expect(e.brand?.name).toBe('Rosseti');
+    expect(e.sub_category.id).toBe('11-2');
+  });
+});
+
+describe('a fee phrase that holds a purpose keyword', () => {
+  it('is the bank’s fee: ШТРАФ ЗА ПРОСРОЧКУ is a late fee, ШТРАФ alone a fine', () => {
+    expect(enrich({ raw_description: 'Штраф за просрочку', country: 'RU' }).sub_category.id).toBe('1-1');
+    expect(enrich({ raw_description: 'Плата за превышение лимита', country: 'RU' }).sub_category.id).toBe(
+      '1-1',
+    );
+    expect(enrich({ raw_description: 'ШТРАФ ГИБДД', country: 'RU' }).category.id).toBe('5');
+  });
+});
+
 describe('shop trade words of Russian, Ukrainian and Kazakh statements', () => {
   it('name the trade in Cyrillic and in Latin letters', () => {
     expectKeywordAnswers([

@@ -525,6 +525,14 @@ describe('an international chain’s distinctive name outside its listed countri
   });
 });
 
+describe('savings and subscription brands as statements print them', () => {
+  it('National Bonds in English and Arabic; SberPrime as Сбербанк Прайм', () => {
+    expect(brandOf('NATIONAL BONDS CORPORATION DUBAI', { country: 'AE' })).toBe('national-bonds');
+    expect(brandOf('الصكوك الوطنية', { country: 'AE' })).toBe('national-bonds');
+    expect(brandOf('Сбербанк Прайм подписка', { country: 'RU' })).toBe('sberprime');
+  });
+});
+
 describe('a regional chain in a neighbouring country of its market', () => {
   it('is the chain: Mouawad (four Gulf countries) in Bahrain and Oman', () => {
     expect(brandOf('MOUAWAD MANAMA BH', { country: 'BH' })).toBe('mouawad');
