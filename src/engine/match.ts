@@ -467,8 +467,23 @@ function secondSignal(
   }
   if (startsALongerName(m, matches, source, country, snapshot)) return false;
   // Cheapest first: the keyword scan allocates.
-  return source.prefixed || tradesIn(brand, country) || namesTheTrade(m, source, snapshot);
+  return (
+    source.prefixed ||
+    tradesIn(brand, country) ||
+    namesTheTrade(m, source, snapshot) ||
+    (brand.countries === null &&
+      PREMISES_CATEGORIES.has(brand.category_id) &&
+      onlyPlacesAfter(m.end, source.tokens.length, source, country, snapshot))
+  );
 }
+
+/**
+ * Trades paid at their premises (food, groceries, medical, shopping, transport and fuel, travel and
+ * hotels, personal care): a worldwide chain's ordinary-word name with only the place after it is
+ * the chain's outlet there (`SHELL OMAN`, `HILTON RIYADH`); a digital service's (`MAKE`, `TIME`)
+ * is printed without a place.
+ */
+const PREMISES_CATEGORIES = new Set(['4', '6', '10', '13', '16', '17', '18']);
 
 /**
  * Shop-front trades whose word after a name names the shop (food, groceries, household, medical,

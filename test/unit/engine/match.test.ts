@@ -525,6 +525,18 @@ describe('an international chain’s distinctive name outside its listed countri
   });
 });
 
+describe('a worldwide chain’s ordinary-word name with only its place after it', () => {
+  it('is the outlet of a chain paid at its premises: SHELL OMAN, HILTON RIYADH', () => {
+    expect(brandOf('SHELL OMAN', { country: 'OM' })).toBe('shell');
+    expect(brandOf('HILTON RIYADH', { country: 'SA' })).toBe('hilton');
+  });
+
+  it('is no digital service, and a longer name is not the chain', () => {
+    expect(brandOf('MATCH LONDON', { country: 'GB' })).toBeNull();
+    expect(brandOf('SHELL BEACH CAFE DUBAI', { country: 'AE' })).toBeNull();
+  });
+});
+
 describe('savings and subscription brands as statements print them', () => {
   it('National Bonds in English and Arabic; SberPrime as Сбербанк Прайм', () => {
     expect(brandOf('NATIONAL BONDS CORPORATION DUBAI', { country: 'AE' })).toBe('national-bonds');
