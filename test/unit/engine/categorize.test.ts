@@ -765,6 +765,20 @@ describe('a trade phrase that begins with a filler word', () => {
   });
 });
 
+describe('CIS street food that names its shop', () => {
+  it('pastries, doughnuts, noodles and pilaf name fast food, a bakery or a restaurant', () => {
+    expectKeywordAnswers([
+      ['САМСА', 'KZ', '4-4'],
+      ['SOMSA', 'UZ', '4-4'],
+      ['БЕЛЯШИ', 'RU', '4-4'],
+      ['ПОНЧИКИ', 'RU', '4-7'],
+      ['ПЫШЕЧНАЯ', 'RU', '4-7'],
+      ['ЛАГМАН', 'KZ', '4-1'],
+      ['ПЛОВ ЦЕНТР', 'UZ', '4-1'],
+    ]);
+  });
+});
+
 describe('Russian housing bills and waste removal', () => {
   it('name the utility: settlement centres, housing maintenance, capital repairs, waste', () => {
     expectKeywordAnswers([
