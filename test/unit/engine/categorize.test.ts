@@ -765,6 +765,25 @@ describe('a trade phrase that begins with a filler word', () => {
   });
 });
 
+describe('money between the customer’s own accounts, as more banks word it', () => {
+  it('from a deposit or a piggy bank, into one, and “from my account” on a credit', () => {
+    for (const [text, country, direction, sub] of [
+      ['Перевод с вклада', 'RU', 'CREDIT', '14-4'],
+      ['Перевод на копилку', 'RU', 'DEBIT', '15-1'],
+      ['تحويل من حسابي', 'SA', 'CREDIT', '14-4'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country, direction });
+      expect(e.sub_category.id, text).toBe(sub);
+      expect(e.rule, text).toBe('own_account');
+    }
+  });
+
+  it('“from my account” on a debit sends money to someone else', () => {
+    const e = enrich({ raw_description: 'تحويل من حسابي', country: 'SA', direction: 'DEBIT' });
+    expect(e.rule).not.toBe('own_account');
+  });
+});
+
 describe('CIS street food that names its shop', () => {
   it('pastries, doughnuts, noodles and pilaf name fast food, a bakery or a restaurant', () => {
     expectKeywordAnswers([
