@@ -798,6 +798,17 @@ describe('CIS street food that names its shop', () => {
   });
 });
 
+describe('Gulf food shop words', () => {
+  it('ice cream, popular kitchens, spice mills and herbalists', () => {
+    expectKeywordAnswers([
+      ['ايسكريم', 'SA', '4-7'],
+      ['مطبخ شعبي', 'SA', '4-1'],
+      ['مطحنة', 'SA', '6-4'],
+      ['عطارة', 'SA', '6-4'],
+    ]);
+  });
+});
+
 describe('Russian housing bills and waste removal', () => {
   it('name the utility: settlement centres, housing maintenance, capital repairs, waste', () => {
     expectKeywordAnswers([
