@@ -590,7 +590,7 @@ function findKeyword(text: NormalizedText, snapshot: Snapshot): FoundKeyword | n
 
 /**
  * Keywords in the merchant's part of the description; one may begin in the filler before it, or be
- * all there is (`PAY IN 4`, `TRADING ACCOUNT DEPOSIT`: every word is also a filler word).
+ * all there is (`PAY IN 4`: every word is also a filler word).
  */
 function segmentKeywords(text: NormalizedText, snapshot: Snapshot): readonly TokenMatch<KeywordRef>[] {
   const [start, end] = text.segment;
