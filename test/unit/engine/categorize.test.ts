@@ -827,6 +827,17 @@ describe('Russian housing bills and waste removal', () => {
   });
 });
 
+describe('bus and coach stations', () => {
+  it('sell public transport tickets: АВТОВОКЗАЛ, AVTOVOKZAL, АВТОСТАНЦІЯ, COACH STATION', () => {
+    expectKeywordAnswers([
+      ['АВТОВОКЗАЛ ЦЕНТРАЛЬНЫЙ', 'RU', '16-3'],
+      ['AVTOVOKZAL SAMARA', 'RU', '16-3'],
+      ['АВТОСТАНЦІЯ', 'UA', '16-3'],
+      ['VICTORIA COACH STATION', 'GB', '16-3'],
+    ]);
+  });
+});
+
 describe('a fee phrase that holds a purpose keyword', () => {
   it('is the bank’s fee: ШТРАФ ЗА ПРОСРОЧКУ is a late fee, ШТРАФ alone a fine', () => {
     expect(enrich({ raw_description: 'Штраф за просрочку', country: 'RU' }).sub_category.id).toBe('1-1');

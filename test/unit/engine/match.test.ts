@@ -545,6 +545,13 @@ describe('savings and subscription brands as statements print them', () => {
   });
 });
 
+describe('Russian food delivery and supermarkets', () => {
+  it('Delivery Club is the delivery service, not a night club; SPAR trades in Russia', () => {
+    expect(brandOf('DELIVERY CLUB', { country: 'RU' })).toBe('delivery-club');
+    expect(brandOf('SPAR 123 MOSKVA', { country: 'RU' })).toBe('spar');
+  });
+});
+
 describe('a regional chain in a neighbouring country of its market', () => {
   it('is the chain: Mouawad (four Gulf countries) in Bahrain and Oman', () => {
     expect(brandOf('MOUAWAD MANAMA BH', { country: 'BH' })).toBe('mouawad');
