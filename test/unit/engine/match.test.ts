@@ -543,6 +543,13 @@ describe('savings and subscription brands as statements print them', () => {
     expect(brandOf('الصكوك الوطنية', { country: 'AE' })).toBe('national-bonds');
     expect(brandOf('Сбербанк Прайм подписка', { country: 'RU' })).toBe('sberprime');
   });
+
+  it('Gulf investment apps and brokers: StashAway, Equiti', () => {
+    expect(
+      brandOf('Purchase of AED 85.00 with Card ending 1234 at STASHAWAY, DUBAI', { country: 'AE' }),
+    ).toBe('stashaway');
+    expect(brandOf('EQUITI CAPITAL AMMAN', { country: 'JO' })).toBe('equiti');
+  });
 });
 
 describe('Russian food delivery and supermarkets', () => {
