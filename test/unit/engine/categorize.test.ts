@@ -838,6 +838,20 @@ describe('bus and coach stations', () => {
   });
 });
 
+describe('insurance in the languages of the statements', () => {
+  it('names insurance services, also in a direct debit: MUTUELLE, PREVOYANCE, СТРАХОВАНИЕ, SIGORTA', () => {
+    expectKeywordAnswers([
+      ['CB MUTUELLE', 'FR', '12-2'],
+      ['PRLV SEPA PREVOYANCE', 'FR', '12-2'],
+      ['ОСАГО', 'RU', '12-2'],
+      ['СТРАХУВАННЯ', 'UA', '12-2'],
+      ['SIGORTA', 'TR', '12-2'],
+      ['FÖRSÄKRING', 'SE', '12-2'],
+      ['FORSIKRING', 'DK', '12-2'],
+    ]);
+  });
+});
+
 describe('a fee phrase that holds a purpose keyword', () => {
   it('is the bank’s fee: ШТРАФ ЗА ПРОСРОЧКУ is a late fee, ШТРАФ alone a fine', () => {
     expect(enrich({ raw_description: 'Штраф за просрочку', country: 'RU' }).sub_category.id).toBe('1-1');

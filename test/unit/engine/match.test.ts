@@ -559,6 +559,20 @@ describe('Russian food delivery and supermarkets', () => {
   });
 });
 
+describe('Egypt written MISR', () => {
+  it('is the country after a weak name, as EGYPT is: MOBIL MISR is the fuel brand', () => {
+    expect(brandOf('POS PURCHASE MOBIL MISR', { country: 'EG' })).toBe('exxonmobil');
+    expect(brandOf('BANQUE MISR', { country: 'EG' })).toBe('banque-misr');
+    expect(brandOf('MISR INSURANCE', { country: 'EG' })).toBe('misr-insurance');
+  });
+});
+
+describe('a Lebanese supermarket chain by its short name', () => {
+  it('LE CHARCUTIER is Charcutier Aoun in Lebanon', () => {
+    expect(brandOf('POS LE CHARCUTIER ACHRAFIEH', { country: 'LB' })).toBe('charcutier-aoun');
+  });
+});
+
 describe('a regional chain in a neighbouring country of its market', () => {
   it('is the chain: Mouawad (four Gulf countries) in Bahrain and Oman', () => {
     expect(brandOf('MOUAWAD MANAMA BH', { country: 'BH' })).toBe('mouawad');
