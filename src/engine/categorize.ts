@@ -549,7 +549,7 @@ function foreignCountry(input: CategorizeInput, snapshot: Snapshot): string | un
 function findPatterns(text: NormalizedText, direction: Direction): ReadonlyMap<RuleKind, PatternRef> {
   if (text.hits.patterns.length === 0 && text.merchantHits.patterns.length === 0) return NO_PATTERNS;
   const found = new Map<RuleKind, PatternRef>();
-  const consider = (matches: readonly TokenMatch<PatternRef>[]): void => {
+  const consider = (matches: readonly TokenMatch<PatternRef>[], tokens: readonly string[]): void => {
     // Where phrases overlap, the longer one speaks (`atm deposit` over `atm`); a phrase of the other
     // direction is not there at all (`поповнення картки` sends money on a debit, and on a credit
     // leaves `поповнення`, a deposit).
@@ -560,13 +560,33 @@ function findPatterns(text: NormalizedText, direction: Direction): ReadonlyMap<R
     );
     for (const m of covered) {
       const p = m.value;
+      if (paidByCard(m, tokens)) continue;
       const prev = found.get(p.kind);
       if (!prev || p.tokens > prev.tokens) found.set(p.kind, p);
     }
   };
-  consider(text.hits.patterns);
-  if (text.merchantTokens.length > 0) consider(text.merchantHits.patterns);
+  consider(text.hits.patterns, text.tokens);
+  if (text.merchantTokens.length > 0) consider(text.merchantHits.patterns, text.merchantTokens);
   return found;
+}
+
+/** What follows a card wording that names who the card paid. */
+const PAYEE_INTRODUCERS = new Set(['to', 'at']);
+
+/**
+ * `CARD PAYMENT TO CORNER CAFE` (British statements' wording of a debit card purchase): the card
+ * paid someone, nobody paid the card. Paying the card account itself names it (`CREDIT CARD PAYMENT`),
+ * and a card issuer named after `TO` is matched as the brand it is.
+ */
+function paidByCard(m: TokenMatch<PatternRef>, tokens: readonly string[]): boolean {
+  const phrase = m.value.phrase;
+  return (
+    m.value.kind === 'card_payment' &&
+    NAMES_A_CARD.test(phrase) &&
+    !NAMES_A_CARD_ACCOUNT.test(phrase) &&
+    m.end + 1 < tokens.length &&
+    PAYEE_INTRODUCERS.has(tokens[m.end] as string)
+  );
 }
 
 function findKeyword(text: NormalizedText, snapshot: Snapshot): FoundKeyword | null {

@@ -852,6 +852,46 @@ describe('insurance in the languages of the statements', () => {
   });
 });
 
+describe('Gulf trading-company abbreviations and Arabic shop words', () => {
+  it('TRDG is trading; BLDG MAT is building materials', () => {
+    // A word any seller uses asks the model first (it agrees here); Miscellaneous before TRDG was known.
+    expect(enrich({ raw_description: 'AL MADINA GEN TRDG', country: 'AE' }).sub_category.id).toBe('13-14');
+    expectKeywordAnswers([['STAR BLDG MAT TRDG', 'AE', '13-11']]);
+  });
+
+  it('iron and timber are hardware, the iron road is the railway; dairies, fish, poultry and abattoirs are food markets; foul sellers are restaurants', () => {
+    expectKeywordAnswers([
+      ['حديد', 'SA', '13-11'],
+      ['اخشاب', 'SA', '13-11'],
+      ['سكة الحديد', 'SA', '16-3'],
+      ['البان', 'SA', '6-4'],
+      ['اسماك', 'SA', '6-4'],
+      ['دواجن', 'SA', '6-4'],
+      ['مسلخ', 'SA', '6-4'],
+      ['فوال الحارة', 'SA', '4-1'],
+    ]);
+  });
+});
+
+describe('a card that paid someone', () => {
+  it('CARD PAYMENT TO <shop> is a purchase by card, not a card bill', () => {
+    expect(
+      enrich({ raw_description: 'CARD PAYMENT TO CORNER CAFE ON 12 MAR', country: 'GB' }).sub_category.id,
+    ).toBe('4-3');
+    expect(enrich({ raw_description: 'CARD PAYMENT TO NEWSAGENT', country: 'GB' }).rule).toBeNull();
+  });
+
+  it('still pays the card when the card account is named or nobody follows', () => {
+    expect(enrich({ raw_description: 'CREDIT CARD PAYMENT TO ADCB', country: 'AE' }).sub_category.id).toBe(
+      '9-5',
+    );
+    expect(enrich({ raw_description: 'CARD PAYMENT TO BARCLAYCARD', country: 'GB' }).sub_category.id).toBe(
+      '9-5',
+    );
+    expect(enrich({ raw_description: 'CARD PAYMENT', country: 'GB' }).sub_category.id).toBe('9-5');
+  });
+});
+
 describe('a fee phrase that holds a purpose keyword', () => {
   it('is the bank’s fee: ШТРАФ ЗА ПРОСРОЧКУ is a late fee, ШТРАФ alone a fine', () => {
     expect(enrich({ raw_description: 'Штраф за просрочку', country: 'RU' }).sub_category.id).toBe('1-1');
