@@ -43,6 +43,20 @@ export interface TrainOptions {
   readonly bucketBits: number;
 }
 
+/**
+ * SGD's first step size (it decays linearly to a tenth). Measured on the held-out examples with the
+ * corpus of 2026-11-28: 0.5 left the model short of where it settles (category 61.3 %, sub 50.6 %
+ * in three epochs, 64.4 % in eight); 2 and 4 reach about 65 % (sub 54 %) in three epochs, and more
+ * epochs then add nothing, so training costs what it did.
+ */
+const LEARNING_RATE = 4;
+/**
+ * Weights smaller than this are dropped. With the larger steps the weights are larger too: at 0.4
+ * the model keeps 2.2 M weights (4.7 MB) and the held-out figures of all 5.9 M; at 0.8 it loses
+ * 0.3 points, at 1.2 more than a point.
+ */
+const PRUNE = 0.4;
+
 export const DEFAULT_OPTIONS: TrainOptions = { seed: 13, sample: 1, epochs: 3, bucketBits: 18 };
 
 /** Examples per class: enough for rare trades, capped so the common ones do not drown them. */
@@ -242,10 +256,10 @@ export function trainMerchantModel(options: TrainOptions = DEFAULT_OPTIONS): Tra
     classes,
     bucketBits: options.bucketBits,
     epochs: options.epochs,
-    learningRate: 0.5,
+    learningRate: LEARNING_RATE,
     l2: 1e-7,
     seed: options.seed,
-    prune: 0.02,
+    prune: PRUNE,
     threshold: 0.5,
     name: 'merchant-type',
   });

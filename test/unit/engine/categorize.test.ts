@@ -892,6 +892,29 @@ describe('a card that paid someone', () => {
   });
 });
 
+describe('US utility bills and Turkish shop words', () => {
+  it('a city utility, water and sewer, trash service', () => {
+    expectKeywordAnswers([
+      ['ACH DEBIT CITY OF AUSTIN UTIL', 'US', '11-6'],
+      ['CITY OF DALLAS UTILITIES', 'US', '11-6'],
+      ['TOWN OF CARY WATER AND SEWER', 'US', '11-2'],
+      ['ACH DEBIT WASTE MANAGEMENT TRASH SERVICE', 'US', '11-4'],
+    ]);
+  });
+
+  it('pharmacy, bakery, grocer, butcher, eatery, hairdresser, fuel: ECZANESİ, FIRINI, BAKKAL, KASAP, LOKANTASI, KUAFÖR, AKARYAKIT', () => {
+    expectKeywordAnswers([
+      ['ŞİFA ECZANESİ', 'TR', '10-2'],
+      ['EKMEK FIRINI', 'TR', '4-7'],
+      ['YILDIZ BAKKALI', 'TR', '6-3'],
+      ['KASAP ALI', 'TR', '6-4'],
+      ['ÖZ LOKANTASI', 'TR', '4-1'],
+      ['KUAFÖR AYŞE', 'TR', '18-3'],
+      ['AKARYAKIT', 'TR', '16-6'],
+    ]);
+  });
+});
+
 describe('a fee phrase that holds a purpose keyword', () => {
   it('is the bank’s fee: ШТРАФ ЗА ПРОСРОЧКУ is a late fee, ШТРАФ alone a fine', () => {
     expect(enrich({ raw_description: 'Штраф за просрочку', country: 'RU' }).sub_category.id).toBe('1-1');

@@ -573,6 +573,13 @@ describe('a Lebanese supermarket chain by its short name', () => {
   });
 });
 
+describe('Istanbul electricity distributors', () => {
+  it('BEDAŞ, and AYEDAŞ as Enerjisa', () => {
+    expect(brandOf('BEDAS', { country: 'TR' })).toBe('bedas');
+    expect(brandOf('AYEDAS', { country: 'TR' })).toBe('enerjisa');
+  });
+});
+
 describe('a regional chain in a neighbouring country of its market', () => {
   it('is the chain: Mouawad (four Gulf countries) in Bahrain and Oman', () => {
     expect(brandOf('MOUAWAD MANAMA BH', { country: 'BH' })).toBe('mouawad');
