@@ -48,12 +48,22 @@ const STARTS_WITH_DIGIT = /^\d/;
 export function alertSegment(tokens: readonly string[], words: AlertWords): [number, number] | null {
   let start = -1;
   if (tokens.length >= MIN_ALERT_TOKENS) {
-    start = afterIntroducer(tokens, words.introducers);
-    if (start < 0) start = afterIntroducer(tokens, words.weakIntroducers);
-    if (start < 0) start = afterAmount(tokens, words, false);
+    // A descriptor with an "at" in its name (`BURJ KHALIFA AT THE TOP DUBAI`) is no sentence: an
+    // alert also names an amount's currency, a purchase, the card or the balance.
+    if (tokens.some((t) => alertWord(t, words))) {
+      start = afterIntroducer(tokens, words.introducers);
+      if (start < 0) start = afterIntroducer(tokens, words.weakIntroducers);
+    }
+    if (start < 0) {
+      const before = beforeAmount(tokens, words);
+      if (before) return before;
+      start = afterAmount(tokens, words, false);
+    }
   } else {
     // A short SMS (`Оплата 120 грн КАВ'ЯРНЯ`) is still a sentence when a purchase word, an amount
     // and a currency open it; without the currency `POS 7 ELEVEN` would lose the 7.
+    const before = beforeAmount(tokens, words);
+    if (before) return before;
     start = afterAmount(tokens, words, true);
   }
   if (start < 0) return null;
@@ -72,6 +82,15 @@ export function alertSegment(tokens: readonly string[], words: AlertWords): [num
   return [start, end];
 }
 
+function alertWord(token: string, words: AlertWords): boolean {
+  return (
+    words.currencies.has(token) ||
+    words.purchaseWords.has(token) ||
+    words.terminators.has(token) ||
+    gluedCurrency(token, words)
+  );
+}
+
 /** The token after the last introducer that has a name after it, or -1. */
 function afterIntroducer(tokens: readonly string[], introducers: ReadonlySet<string>): number {
   for (let i = tokens.length - 2; i >= 1; i--) {
@@ -79,6 +98,40 @@ function afterIntroducer(tokens: readonly string[], introducers: ReadonlySet<str
       return i + 1;
   }
   return -1;
+}
+
+/**
+ * Between a purchase word and its amount, when a clause about the card or balance (or nothing)
+ * follows the amount: `Оплата услуг ЖКХ 3500р Карта*1234`, `Purchase CARREFOUR AED 45 on card`.
+ */
+function beforeAmount(tokens: readonly string[], words: AlertWords): [number, number] | null {
+  for (let p = 0; p < tokens.length - 2; p++) {
+    if (!words.purchaseWords.has(tokens[p] as string)) continue;
+    for (let a = p + 2; a <= p + 4 && a < tokens.length; a++) {
+      if (!AMOUNT.test(tokens[a] as string)) continue;
+      let next = a + 1;
+      if (next < tokens.length && AMOUNT.test(tokens[next] as string)) next++;
+      const currency = next < tokens.length && words.currencies.has(tokens[next] as string);
+      if (currency) next++;
+      const closes = next >= tokens.length || words.terminators.has(tokens[next] as string);
+      if (
+        !closes ||
+        !(
+          currency ||
+          gluedCurrency(tokens[a] as string, words) ||
+          words.currencies.has(tokens[a - 1] as string)
+        )
+      )
+        return null;
+      const end = words.currencies.has(tokens[a - 1] as string) ? a - 1 : a;
+      // `Покупка карта 1234 500 RUB`, `Покупка ATB Баланс 100 RUB`: the words before this amount
+      // hold a clause about the card or balance, so the merchant is not there alone.
+      for (let i = p + 1; i < end; i++) if (words.terminators.has(tokens[i] as string)) return null;
+      return end > p + 1 ? [p + 1, end] : null;
+    }
+    return null;
+  }
+  return null;
 }
 
 /** After "purchase 500 RUB": the token past the amount (and its currency) that follows a purchase word. */

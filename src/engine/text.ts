@@ -102,6 +102,71 @@ const CYRILLIC_TO_LATIN: Readonly<Record<string, string>> = {
   ѕ: 'dz',
 };
 const CYRILLIC = /[\u0400-\u04ff]/g;
+const CYRILLIC_ANY = /[\u0400-\u04ff]/;
+
+/**
+ * Latin and Cyrillic letters that look alike. Text typed on two keyboard layouts or copied through
+ * an OCR step mixes them inside one word (`Cнятие` with a Latin C, `САSH` with two Cyrillic
+ * letters), and the word then matches neither script's spelling: such a word is written whole in
+ * the script most of its letters are in.
+ */
+const LATIN_LOOKALIKES = 'AaBCcEeHIiJjKkMOoPpTXxYy';
+const CYRILLIC_LOOKALIKES = 'АаВСсЕеНІіЈјКкМОоРрТХхУу';
+const TO_CYRILLIC = new Map([...LATIN_LOOKALIKES].map((ch, i) => [ch, CYRILLIC_LOOKALIKES[i] as string]));
+const TO_LATIN = new Map([...CYRILLIC_LOOKALIKES].map((ch, i) => [ch, LATIN_LOOKALIKES[i] as string]));
+const isLatinLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isCyrillicLetter = (c: number): boolean => c >= 0x0400 && c <= 0x04ff;
+
+/** `input` with each word that mixes Latin and Cyrillic letters written in one script. */
+function oneScriptWords(input: string): string {
+  let out = '';
+  let i = 0;
+  while (i < input.length) {
+    const c = input.charCodeAt(i);
+    if (!isLatinLetter(c) && !isCyrillicLetter(c)) {
+      out += input[i];
+      i++;
+      continue;
+    }
+    let end = i;
+    let latin = 0;
+    while (end < input.length) {
+      const d = input.charCodeAt(end);
+      if (isLatinLetter(d)) latin++;
+      else if (!isCyrillicLetter(d)) break;
+      end++;
+    }
+    const word = input.slice(i, end);
+    out += latin === 0 || latin === word.length ? word : oneScript(word, latin);
+    i = end;
+  }
+  return out;
+}
+
+/**
+ * The word in the script most of its letters are in. A mostly Latin word whose Cyrillic letter has
+ * no Latin look-alike (`ЖKX`) is Cyrillic typed on a Latin layout; a mostly Cyrillic word with
+ * a Latin letter that has no Cyrillic look-alike stays as written, as does any other word.
+ */
+function oneScript(word: string, latin: number): string {
+  if (latin * 2 < word.length) return convert(word, true) ?? word;
+  return convert(word, false) ?? convert(word, true) ?? word;
+}
+
+function convert(word: string, toCyrillic: boolean): string | null {
+  const map = toCyrillic ? TO_CYRILLIC : TO_LATIN;
+  let out = '';
+  for (const ch of word) {
+    if (isLatinLetter(ch.charCodeAt(0)) !== toCyrillic) {
+      out += ch;
+      continue;
+    }
+    const other = map.get(ch);
+    if (other === undefined) return null;
+    out += other;
+  }
+  return out;
+}
 
 /**
  * Other ways banks print the Cyrillic letters whose Latin spelling varies: Russian SMS in Latin
@@ -180,7 +245,7 @@ export function foldText(input: string, keepCase = false): string {
     return keepCase ? stripped : stripped.toLowerCase();
   }
   // NFKD splits accented Latin letters and hamza-carrying alefs into base letter + combining mark.
-  const folded = input
+  const folded = (CYRILLIC_ANY.test(input) ? oneScriptWords(input) : input)
     .replace(CYRILLIC, transliterateCyrillic)
     .normalize('NFKD')
     .replace(DROPPED, '')

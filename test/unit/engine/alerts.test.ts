@@ -92,9 +92,20 @@ describe('alertSegment', () => {
     expect(merchantOf('PURCHASE 1104 SUBWAY')).toBeNull();
   });
 
+  it('takes the words between a purchase word and its amount when the card or balance follows', () => {
+    expect(merchantOf('Оплата услуг ЖКХ 3500р Карта*1234')).toBe('uslug zhkkh');
+    expect(merchantOf('Оплата ЖКХ 3500р')).toBe('zhkkh');
+    expect(merchantOf('Purchase CARREFOUR MOE AED 45.00 on card 1234')).toBe('carrefour moe');
+    // A name after the amount wins; a clause about the card before it is no merchant.
+    expect(merchantOf('Оплата услуг 500 RUB MAGNIT Баланс 10 RUB')).toBe('magnit');
+    expect(merchantOf('Покупка карта 1234 500 RUB')).toBeNull();
+  });
+
   it('leaves short descriptors and texts without alert wording alone', () => {
     expect(merchantOf('EAT AT JOES 1234')).toBeNull();
     expect(merchantOf('CARREFOUR CITY CENTRE DEIRA DUBAI AE')).toBeNull();
+    // Six words with an "at" but no amount, card, balance or purchase word: a name, not a sentence.
+    expect(merchantOf('BURJ KHALIFA AT THE TOP DUBAI')).toBeNull();
   });
 
   it('extracts the merchant from every alert template the model is trained with', () => {

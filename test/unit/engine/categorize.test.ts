@@ -29,6 +29,9 @@ describe('non-merchant patterns', () => {
     ['ATM WITHDRAWAL 4521 DUBAI', 'DEBIT', '2-1', 'atm_withdrawal'],
     ['CASH WDL ATM 00123', 'DEBIT', '2-1', 'atm_withdrawal'],
     ['سحب نقدي من الصراف', 'DEBIT', '2-1', 'atm_withdrawal'],
+    ['Списание наличных', 'DEBIT', '2-1', 'atm_withdrawal'],
+    // A Latin C typed inside the Cyrillic word.
+    ['Cнятие наличных', 'DEBIT', '2-1', 'atm_withdrawal'],
     ['CASH DEPOSIT ATM 4521', 'CREDIT', '2-2', 'atm_deposit'],
     ['CDM DEPOSIT', 'CREDIT', '2-2', 'atm_deposit'],
     ['ايداع نقدي', 'CREDIT', '2-2', 'atm_deposit'],
@@ -49,6 +52,8 @@ describe('non-merchant patterns', () => {
     ['PAYMENT RECEIVED', 'CREDIT', '9-5', 'card_payment'],
     ['CC PAYMENT', 'DEBIT', '9-5', 'card_payment'],
     ['سداد بطاقة ائتمانية', 'DEBIT', '9-5', 'card_payment'],
+    ['دفع بطاقة ائتمان', 'DEBIT', '9-5', 'card_payment'],
+    ['سداد فاتورة بطاقة الائتمان', 'DEBIT', '9-5', 'card_payment'],
     // loan instalments
     ['HOME LOAN INSTALMENT', 'DEBIT', '9-1', 'loan_mortgage'],
     ['MORTGAGE PAYMENT', 'DEBIT', '9-1', 'loan_mortgage'],
@@ -1505,5 +1510,27 @@ describe('fallbacks for unknown merchants', () => {
     expect(e.sub_category.name).toBe('Fast Food');
     expect(e.category.name_ar).toMatch(/[\u0600-\u06ff]/);
     expect(e.sub_category.name_ar).toMatch(/[\u0600-\u06ff]/);
+  });
+});
+
+describe('investment words', () => {
+  it('name funds, asset managers, exchanges and subscriptions in English and Arabic', () => {
+    expectKeywordAnswers([
+      ['MUTUAL FUND PURCHASE', 'AE', '1-3'],
+      ['NBAD ASSET MANAGEMENT', 'AE', '1-3'],
+      ['KUWAIT STOCK EXCHANGE', 'KW', '1-3'],
+      ['صندوق استثمار', 'SA', '1-3'],
+      ['اكتتاب', 'SA', '1-3'],
+    ]);
+  });
+});
+
+describe('corner shops of US statements', () => {
+  it('a deli that is also a grocery is a corner shop, not fast food', () => {
+    expectKeywordAnswers([
+      ['DELI GROCERY CORP', 'US', '6-3'],
+      ['DELI & GROCERY', 'US', '6-3'],
+      ['CORNER STORE', 'US', '6-3'],
+    ]);
   });
 });

@@ -953,3 +953,44 @@ describe('banks of Lebanon, Iraq and the Maghreb in alerts and statements', () =
     expect(brandOf('FASTPAY', { country: 'US' })).toBeNull();
   });
 });
+
+describe('US regional chains', () => {
+  it('finds grocery banners, convenience chains and restaurant chains of US statements', () => {
+    const us = { country: 'US' };
+    expect(brandOf('SEDANOS #12', us)).toBe('sedanos');
+    expect(brandOf('TOM THUMB #1234', us)).toBe('tom-thumb');
+    expect(brandOf('PICK N SAVE 123', us)).toBe('pick-n-save');
+    expect(brandOf('HOLIDAY STATIONSTORE 123', us)).toBe('holiday-stationstores');
+    expect(brandOf('TACO CABANA 20012', us)).toBe('taco-cabana');
+  });
+
+  it('tells a regional chain from a brand whose name its own name contains', () => {
+    const us = { country: 'US' };
+    // A convenience chain, not the shoe brand; a chicken chain, not the test-prep app.
+    expect(brandOf('CLARKS PUMP N SHOP 45', us)).toBe('clarks-pump-n-shop');
+    expect(brandOf('HUEY MAGOOS 0012', us)).toBe('huey-magoos');
+    // An Ohio grocer, not the Albertsons banner.
+    expect(brandOf('ACME FRESH MARKET 12', us)).toBe('acme-fresh-market');
+  });
+});
+
+describe('Gulf and CIS local chains', () => {
+  it('finds Gulf clinics, nurseries, cafés and co-operatives', () => {
+    expect(brandOf('PAPPAROTI DUBAI MALL', { country: 'AE' })).toBe('papparoti');
+    expect(brandOf('AJMAN MARKETS COOP AJMAN', { country: 'AE' })).toBe('ajman-markets-coop');
+    expect(brandOf('BRITISH COUNCIL IELTS', { country: 'QA' })).toBe('british-council');
+  });
+
+  it('finds Russian regional grocers, utilities, suburban trains and pharmacies, in both scripts', () => {
+    expect(brandOf('TABRIS KRASNODAR', { country: 'RU' })).toBe('tabris');
+    expect(brandOf('ГУБЕРНСКИЕ АПТЕКИ', { country: 'RU' })).toBe('gubernskie-apteki');
+    expect(brandOf('STAVROPOLENERGOSBYT', { country: 'RU' })).toBe('stavropolenergosbyt');
+    expect(brandOf('EKSPRESS PRIGOROD', { country: 'RU' })).toBe('ekspress-prigorod');
+  });
+
+  it('needs the country for a name that is also a common word or another company', () => {
+    // SkyNet is a St Petersburg internet provider and a courier's name elsewhere.
+    expect(brandOf('SKYNET', { country: 'RU' })).toBe('skynet-spb');
+    expect(brandOf('SKYNET', { country: 'AE' })).toBeNull();
+  });
+});

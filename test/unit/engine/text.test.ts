@@ -45,6 +45,21 @@ describe('foldText', () => {
     expect(tokenize('Покупка MAGNIT Москва')).toEqual(['pokupka', 'magnit', 'moskva']);
   });
 
+  it('writes a word that mixes Latin and Cyrillic look-alike letters in the script most of it is in', () => {
+    // A Latin C in a Cyrillic word (two keyboard layouts), Cyrillic С and А in a Latin one.
+    expect(foldText('Cнятие наличных')).toBe(foldText('Снятие наличных'));
+    expect(foldText('САSH')).toBe('cash');
+    expect(foldText('aптека')).toBe('apteka');
+    // Ж has no Latin look-alike, so the Latin K and X are read as Cyrillic К and Х.
+    expect(foldText('ЖKX')).toBe(foldText('ЖКХ'));
+    // A Belarusian or Ukrainian word typed with a Latin I is still Cyrillic.
+    expect(foldText('СВIТАНАК')).toBe('svitanak');
+    // Letters with no look-alike either way (f, н): the word stays as written.
+    expect(foldText('MEGAfон')).toBe('megafon');
+    // Words in one script, and two words in two scripts, are untouched.
+    expect(foldText('CASH Снятие')).toBe('cash snyatie');
+  });
+
   it('drops apostrophes of every kind so that McDonald’s meets MCDONALDS', () => {
     expect(foldText("McDonald's")).toBe('mcdonalds');
     expect(foldText('McDonald’s')).toBe('mcdonalds');
