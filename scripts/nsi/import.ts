@@ -198,6 +198,62 @@ export function statementSpellings(name: string, others: readonly string[]): str
   });
 }
 
+/** Words a cut name does not end on: `FRYS FOOD AND` is `FRYS FOOD`, `BAKKER VAN` is nothing. */
+const HEAD_STOPS = new Set(
+  ['and', 'of', 'the', 'n', 'by', 'at', 'for', 'de', 'la', 'le', 'les', 'des', 'du', 'et', 'y', 'van'].concat(
+    ['von', 'der', 'den', 'di', 'da', 'del', 'al', 'el'],
+  ),
+);
+/** A head shorter than this (`AB CD`) is too little text to name one chain. */
+const MIN_HEAD_LETTERS = 8;
+
+/**
+ * A possessive chain name of three words or more without the words that only describe its trade,
+ * as merchants register it and statements print it: `FRYS FOOD` (Fry's Food and Drug), `LEES
+ * FAMOUS RECIPE` (Lee's Famous Recipe Chicken), `MOES SOUTHWEST` (Moe's Southwest Grill). The head
+ * keeps two or three words, one of them the owner's name (`Fry's`); a name without one (`Indian
+ * Coffee House`, `The Halal Guys`) is cut to words anyone's shop could have. `describes` tells a trade
+ * or ordinary word. Folded.
+ */
+export function nameHeads(name: string, describes: (word: string) => boolean): string[] {
+  const raw = name.split(/\s+/).filter((w) => w !== '');
+  const words = folded(name)
+    .split(' ')
+    .filter((w) => w !== '');
+  if (raw.length !== words.length) return [];
+  const heads: string[] = [];
+  for (let n = 2; n <= 3 && n < words.length; n++) {
+    const head = words.slice(0, n);
+    // The owner is a person or a made-up name: `Children's Learning`, `St Margaret's Hospice` are
+    // names anyone's shop could have.
+    const owner = raw.slice(0, n).findIndex((w) => POSSESSIVE.test(w));
+    if (
+      owner < 0 ||
+      SAINTS.has(words[0] as string) ||
+      GENERIC_OWNERS.has((words[owner] as string).slice(0, -1))
+    )
+      continue;
+    if (HEAD_STOPS.has(head[n - 1] as string) || !words.slice(n).every(describes)) continue;
+    if (head.join('').length >= MIN_HEAD_LETTERS) heads.push(head.join(' '));
+  }
+  return heads;
+}
+const POSSESSIVE = /\p{L}['’]s$/iu;
+const SAINTS = new Set(['st', 'saint', 'san', 'santa', 'sainte']);
+const GENERIC_OWNERS = new Set(
+  ['children', 'kid', 'men', 'women', 'ladie', 'people', 'mother', 'father', 'grandma', 'grandpa'].concat([
+    'mom',
+    'dad',
+    'farmer',
+    'veteran',
+    'nature',
+    'world',
+    'america',
+    'customer',
+    'baker',
+  ]),
+);
+
 export function importBrands(index: NsiIndex, options: Options): ImportReport {
   const lists = loadWordLists();
   const generic = genericWords();
@@ -256,6 +312,18 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       if (!n) continue;
       const key = folded(n);
       ownNames.set(key, (ownNames.get(key) ?? new Set()).add(item.wikidata ?? item.id));
+    }
+  }
+  // A head two chains' names share (`Sun Valley …`) names neither.
+  const describes = (w: string): boolean =>
+    HEAD_STOPS.has(w) || lists.english.has(w) || generic.has(w) || trades.has(w);
+  const headOwners = new Map<string, Set<string>>();
+  for (const item of candidates) {
+    for (const n of new Set([item.tags.brand, item.tags.name, item.displayName])) {
+      if (!n) continue;
+      for (const head of nameHeads(n, describes)) {
+        headOwners.set(head, (headOwners.get(head) ?? new Set()).add(item.wikidata ?? item.id));
+      }
     }
   }
   const someoneElses = (key: string, item: NsiItem): boolean => {
@@ -355,7 +423,13 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
     const nameWords = folded(name).split(' ');
     const gluedName = nameWords.length >= 2 ? nameWords.join('') : null;
     const nameOrdinary = nameWords.every((t) => lists.english.has(t) || generic.has(t));
-    for (const alias of statementSpellings(name, others)) {
+    // A cut name is an alias only when it is this chain's alone, is no other item's whole name, and
+    // holds a word that is not ordinary (`AMERICAN FAMILY` would name any such shop).
+    const heads = nameHeads(name, describes)
+      .filter((h) => headOwners.get(h)?.size === 1 && !ownNames.has(h))
+      .filter((h) => !h.split(' ').every((t) => describes(t) || lists.givenNames.has(t)))
+      .map((h) => h.toUpperCase());
+    for (const alias of [...statementSpellings(name, others), ...heads]) {
       const key = folded(alias);
       if (taken(key, countries, curatedAliases) || taken(key, countries, importedAliases)) continue;
       if (someoneElses(key, item) || trades.has(key)) continue;

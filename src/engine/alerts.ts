@@ -109,20 +109,9 @@ function beforeAmount(tokens: readonly string[], words: AlertWords): [number, nu
     if (!words.purchaseWords.has(tokens[p] as string)) continue;
     for (let a = p + 2; a <= p + 4 && a < tokens.length; a++) {
       if (!AMOUNT.test(tokens[a] as string)) continue;
-      let next = a + 1;
-      if (next < tokens.length && AMOUNT.test(tokens[next] as string)) next++;
-      const currency = next < tokens.length && words.currencies.has(tokens[next] as string);
-      if (currency) next++;
+      const { next, currency } = amountEnd(tokens, a, words);
       const closes = next >= tokens.length || words.terminators.has(tokens[next] as string);
-      if (
-        !closes ||
-        !(
-          currency ||
-          gluedCurrency(tokens[a] as string, words) ||
-          words.currencies.has(tokens[a - 1] as string)
-        )
-      )
-        return null;
+      if (!closes || !(currency || words.currencies.has(tokens[a - 1] as string))) return null;
       const end = words.currencies.has(tokens[a - 1] as string) ? a - 1 : a;
       // `Покупка карта 1234 500 RUB`, `Покупка ATB Баланс 100 RUB`: the words before this amount
       // hold a clause about the card or balance, so the merchant is not there alone.
@@ -143,16 +132,29 @@ function afterAmount(tokens: readonly string[], words: AlertWords, needsCurrency
       return p + 1;
     for (let a = p + 1; a <= p + 3 && a < tokens.length - 1; a++) {
       if (!AMOUNT.test(tokens[a] as string)) continue;
-      let next = a + 1;
-      // Decimals arrive as a second number (`45.00` is `45` `00`, `12.50р` is `12` `50r`).
-      if (next < tokens.length && AMOUNT.test(tokens[next] as string)) next++;
-      const currency = next < tokens.length && words.currencies.has(tokens[next] as string);
-      if (currency) next++;
-      if (needsCurrency && !currency && !gluedCurrency(tokens[next - 1] as string, words)) return -1;
+      const { next, currency } = amountEnd(tokens, a, words);
+      if (needsCurrency && !currency) return -1;
       return next < tokens.length ? next : -1;
     }
   }
   return -1;
+}
+
+/**
+ * Where the amount that starts at `a` ends, and whether it names its currency (a token after it, or
+ * glued onto its last number). Decimals arrive as a second number: `45.00` is `45` `00`, `12.50р` is
+ * `12` `50r`.
+ */
+function amountEnd(
+  tokens: readonly string[],
+  a: number,
+  words: AlertWords,
+): { next: number; currency: boolean } {
+  let next = a + 1;
+  if (next < tokens.length && AMOUNT.test(tokens[next] as string)) next++;
+  if (gluedCurrency(tokens[next - 1] as string, words)) return { next, currency: true };
+  const currency = next < tokens.length && words.currencies.has(tokens[next] as string);
+  return { next: currency ? next + 1 : next, currency };
 }
 
 /** The amount carries its currency glued on (`560р`, `12.50r` as `12` `50r`). */

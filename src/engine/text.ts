@@ -117,6 +117,9 @@ const TO_LATIN = new Map([...CYRILLIC_LOOKALIKES].map((ch, i) => [ch, LATIN_LOOK
 const isLatinLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isCyrillicLetter = (c: number): boolean => c >= 0x0400 && c <= 0x04ff;
 
+/** Payment codes are short (`P2P`, `B2C`); a longer word with a digit is a name. */
+const MAX_CODE_LETTERS = 3;
+
 /** `input` with each word that mixes Latin and Cyrillic letters written in one script. */
 function oneScriptWords(input: string): string {
   let out = '';
@@ -130,14 +133,23 @@ function oneScriptWords(input: string): string {
     }
     let end = i;
     let latin = 0;
+    let digits = 0;
     while (end < input.length) {
       const d = input.charCodeAt(end);
       if (isLatinLetter(d)) latin++;
+      else if (d >= 48 && d <= 57) digits++;
       else if (!isCyrillicLetter(d)) break;
       end++;
     }
     const word = input.slice(i, end);
-    out += latin === 0 || latin === word.length ? word : oneScript(word, latin);
+    const letters = word.length - digits;
+    if (latin === 0 && digits > 0 && letters <= MAX_CODE_LETTERS) {
+      // A short code of letters and digits (`Р2Р`, `С2С` typed on a Cyrillic layout) is Latin when
+      // every letter has a Latin look-alike: P2P, C2C; `АЗС7` and longer words (`Касса1`) stay.
+      out += convert(word, false) ?? word;
+    } else {
+      out += latin === 0 || latin === letters ? word : oneScript(word, latin, letters);
+    }
     i = end;
   }
   return out;
@@ -148,8 +160,8 @@ function oneScriptWords(input: string): string {
  * no Latin look-alike (`ЖKX`) is Cyrillic typed on a Latin layout; a mostly Cyrillic word with
  * a Latin letter that has no Cyrillic look-alike stays as written, as does any other word.
  */
-function oneScript(word: string, latin: number): string {
-  if (latin * 2 < word.length) return convert(word, true) ?? word;
+function oneScript(word: string, latin: number, letters: number): string {
+  if (latin * 2 < letters) return convert(word, true) ?? word;
   return convert(word, false) ?? convert(word, true) ?? word;
 }
 
@@ -157,7 +169,8 @@ function convert(word: string, toCyrillic: boolean): string | null {
   const map = toCyrillic ? TO_CYRILLIC : TO_LATIN;
   let out = '';
   for (const ch of word) {
-    if (isLatinLetter(ch.charCodeAt(0)) !== toCyrillic) {
+    const c = ch.charCodeAt(0);
+    if (isLatinLetter(c) !== toCyrillic || (!isLatinLetter(c) && !isCyrillicLetter(c))) {
       out += ch;
       continue;
     }

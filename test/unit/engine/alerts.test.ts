@@ -95,6 +95,9 @@ describe('alertSegment', () => {
   it('takes the words between a purchase word and its amount when the card or balance follows', () => {
     expect(merchantOf('Оплата услуг ЖКХ 3500р Карта*1234')).toBe('uslug zhkkh');
     expect(merchantOf('Оплата ЖКХ 3500р')).toBe('zhkkh');
+    // Kopecks split the amount in two; the currency glued to the second number still counts.
+    expect(merchantOf('Оплата ЖКХ 12.50р Карта*1234')).toBe('zhkkh');
+    expect(merchantOf('Оплата ЖКХ 12.50 RUB Карта*1234')).toBe('zhkkh');
     expect(merchantOf('Purchase CARREFOUR MOE AED 45.00 on card 1234')).toBe('carrefour moe');
     // A name after the amount wins; a clause about the card before it is no merchant.
     expect(merchantOf('Оплата услуг 500 RUB MAGNIT Баланс 10 RUB')).toBe('magnit');

@@ -147,6 +147,9 @@ describe('non-merchant patterns', () => {
       ['ECHEANCE PRET 2500 MAD', 'DEBIT', '9-3'],
       ['Оплата кредитной карты 3000р', 'DEBIT', '9-5'],
       ['Переказ на картку 1000 грн', 'DEBIT', '15-2'],
+      // A broker's or wallet's payout, and a P2P code typed on a Cyrillic layout.
+      ['Вывод средств 2000р', 'DEBIT', '15-2'],
+      ['Оплата Р2Р 500р', 'DEBIT', '15-2'],
       ['Кэшбэк 150р', 'CREDIT', '8-7'],
       ['Начисление процентов 120р', 'CREDIT', '8-4'],
       // Inflected and regional forms: the genitive of a salary, a top-up credited, a French card fee.

@@ -60,6 +60,14 @@ describe('foldText', () => {
     expect(foldText('CASH Снятие')).toBe('cash snyatie');
   });
 
+  it('reads a short code of look-alike letters and digits typed in Cyrillic as Latin', () => {
+    expect(foldText('Перевод Р2Р')).toBe('perevod p2p');
+    expect(foldText('С2С')).toBe('c2c');
+    // A letter with no Latin look-alike, or a longer word with a digit, is a Cyrillic name.
+    expect(foldText('АЗС7')).toBe('azs7');
+    expect(foldText('Касса1')).toBe('kassa1');
+  });
+
   it('drops apostrophes of every kind so that McDonald’s meets MCDONALDS', () => {
     expect(foldText("McDonald's")).toBe('mcdonalds');
     expect(foldText('McDonald’s')).toBe('mcdonalds');

@@ -9,6 +9,7 @@ import {
   WORLD,
   catalogUrl,
   importBrands,
+  nameHeads,
   oneOrdinaryWord,
   slugify,
   statementSpellings,
@@ -31,6 +32,24 @@ describe('import helpers', () => {
       'M&S',
     ]);
     expect(statementSpellings('Maroc Telecom', ['اتصالات المغرب'])).toContain('اتصالات المغرب');
+  });
+
+  it("cuts a possessive chain name to the words statements keep, never to anyone's words", () => {
+    const trade = new Set(['food', 'and', 'drug', 'grill', 'famous', 'recipe', 'chicken', 'coffee', 'house']);
+    const describes = (w: string): boolean => trade.has(w);
+    expect(nameHeads("Fry's Food and Drug", describes)).toEqual(['frys food']);
+    expect(nameHeads("Lee's Famous Recipe Chicken", describes)).toEqual([
+      'lees famous',
+      'lees famous recipe',
+    ]);
+    // No owner's name (a place, a trade), a saint, a generic owner, or a tail that names more.
+    expect(nameHeads('Indian Coffee House', describes)).toEqual([]);
+    expect(nameHeads("St Margaret's Coffee House", describes)).toEqual([]);
+    expect(nameHeads("Children's Coffee House", describes)).toEqual([]);
+    expect(nameHeads("Moe's Southwest Grill", () => false)).toEqual([]);
+    // Two words are the name itself; a short head is too little text.
+    expect(nameHeads("Moe's Grill", describes)).toEqual([]);
+    expect(nameHeads("Al's Food House", describes)).toEqual([]);
   });
 
   it('makes slugs and domains', () => {
