@@ -29,8 +29,10 @@ export const IMPORTED_REGIONS: readonly string[] = [...MENA, ...CIS];
 /**
  * The world import (data/brands/nsi-world.json): the card markets the product's cardholders spend
  * in most, chosen on general grounds (the largest card markets of the Anglosphere and Western Europe,
- * Turkey and South Asia, where Gulf residents travel and send money from), and the CIS countries
- * whose banks the MENA import leaves out (the Caucasus). Brands whose location set is the whole
+ * Turkey and South Asia, where Gulf residents travel and send money from), the rest of Europe (the
+ * Nordics, Central and Eastern Europe, the Balkans and the Baltics: Europe is one travel market and
+ * its chains cross borders), and the CIS countries whose banks the MENA import leaves out (the
+ * Caucasus). Brands whose location set is the whole
  * world (`001`) or a continent (expanded to its countries) come with it.
  */
 export const WORLD = [
@@ -54,6 +56,34 @@ export const WORLD = [
   'AZ',
   'GE',
   'AM',
+  'PT',
+  'LU',
+  'DK',
+  'SE',
+  'NO',
+  'FI',
+  'IS',
+  'PL',
+  'CZ',
+  'SK',
+  'HU',
+  'RO',
+  'BG',
+  'GR',
+  'CY',
+  'MT',
+  'SI',
+  'HR',
+  'RS',
+  'BA',
+  'ME',
+  'MK',
+  'AL',
+  'XK',
+  'EE',
+  'LV',
+  'LT',
+  'MD',
 ] as const;
 
 /** Where imported brand ids start; ids already given stay with their item. */
@@ -314,9 +344,9 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       ownNames.set(key, (ownNames.get(key) ?? new Set()).add(item.wikidata ?? item.id));
     }
   }
-  // A head two chains' names share (`Sun Valley …`) names neither.
   const describes = (w: string): boolean =>
     HEAD_STOPS.has(w) || lists.english.has(w) || generic.has(w) || trades.has(w);
+  // A head two chains' names share (`Sun Valley …`) names neither.
   const headOwners = new Map<string, Set<string>>();
   for (const item of candidates) {
     for (const n of new Set([item.tags.brand, item.tags.name, item.displayName])) {

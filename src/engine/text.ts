@@ -118,6 +118,7 @@ const isLatinLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 &
 const isCyrillicLetter = (c: number): boolean => c >= 0x0400 && c <= 0x04ff;
 
 /** Payment codes are short (`P2P`, `B2C`); a longer word with a digit is a name. */
+const MIN_CODE_LETTERS = 2;
 const MAX_CODE_LETTERS = 3;
 
 /** `input` with each word that mixes Latin and Cyrillic letters written in one script. */
@@ -143,9 +144,10 @@ function oneScriptWords(input: string): string {
     }
     const word = input.slice(i, end);
     const letters = word.length - digits;
-    if (latin === 0 && digits > 0 && letters <= MAX_CODE_LETTERS) {
+    if (latin === 0 && digits > 0 && letters >= MIN_CODE_LETTERS && letters <= MAX_CODE_LETTERS) {
       // A short code of letters and digits (`Р2Р`, `С2С` typed on a Cyrillic layout) is Latin when
-      // every letter has a Latin look-alike: P2P, C2C; `АЗС7` and longer words (`Касса1`) stay.
+      // every letter has a Latin look-alike: P2P, C2C; `АЗС7` and longer words (`Касса1`) stay, and
+      // so does one letter before a number (`В12`, a house or a flat), which is no code.
       out += convert(word, false) ?? word;
     } else {
       out += latin === 0 || latin === letters ? word : oneScript(word, latin, letters);
@@ -170,7 +172,8 @@ function convert(word: string, toCyrillic: boolean): string | null {
   let out = '';
   for (const ch of word) {
     const c = ch.charCodeAt(0);
-    if (isLatinLetter(c) !== toCyrillic || (!isLatinLetter(c) && !isCyrillicLetter(c))) {
+    // Only the letters of the script being replaced change; digits and signs pass through.
+    if (!(toCyrillic ? isLatinLetter(c) : isCyrillicLetter(c))) {
       out += ch;
       continue;
     }

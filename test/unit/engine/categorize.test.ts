@@ -1460,6 +1460,57 @@ describe('fallbacks for unknown merchants', () => {
     expect(enrich({ raw_description: 'CB BOUCHERIE DU MARCHE', country: 'FR' }).sub_category.id).toBe('6-4');
   });
 
+  it('reads bakery, café, pharmacy, grocery, butcher and fuel words of Central and Eastern Europe, the Baltics and Central Asia', () => {
+    const cases: readonly [string, string, string][] = [
+      ['PEKARNA U MOSTU', 'CZ', '4-7'],
+      ['PIEKARNIA CUKIERNIA NOWAK', 'PL', '4-7'],
+      ['MAIZNICA RIGA', 'LV', '4-7'],
+      ['KAVARNA NA ROHU', 'CZ', '4-3'],
+      ['KOHVIK TALLINN', 'EE', '4-3'],
+      ['LEKARNA U ANDELA', 'CZ', '10-2'],
+      ['VAISTINE VILNIUS', 'LT', '10-2'],
+      ['POTRAVINY NGUYEN', 'CZ', '6-1'],
+      ['Азық-түлік дүкені', 'KZ', '6-1'],
+      ['OZIQ-OVQAT DOKONI', 'UZ', '6-1'],
+      ['MESARA KOD JOVE', 'RS', '6-4'],
+      ['BENZINSKA PUMPA NOVI SAD', 'RS', '16-6'],
+      ['GOSTILNA PRI LOJZETU', 'SI', '4-1'],
+    ];
+    for (const [raw_description, country, sub] of cases)
+      expect(enrich({ raw_description, country }).sub_category.id, raw_description).toBe(sub);
+  });
+
+  it('a breakfast place or a grill is a restaurant though a club or bar word follows', () => {
+    expect(enrich({ raw_description: 'TST* THE BREAKFAST CLUB', country: 'US' }).sub_category.id).toBe('4-1');
+    expect(enrich({ raw_description: 'GRIL BAR KOD MIKE', country: 'RS' }).sub_category.id).toBe('4-1');
+    expect(enrich({ raw_description: 'ГРИЛЬ БАР ОГОНЕК', country: 'RU' }).sub_category.id).toBe('4-1');
+  });
+
+  it('a shopping centre in other languages is a mall word, never a hotel brand cut short', () => {
+    for (const [raw_description, country] of [
+      ['TRZNI CENTAR ZVEZDARA', 'RS'],
+      ['ALISVERIS MERKEZI', 'TR'],
+      ['CENTRO COMERCIAL LAS ARENAS', 'ES'],
+    ] as const) {
+      const e = enrich({ raw_description, country });
+      expect(e.brand, raw_description).toBeNull();
+      expect(e.sub_category.id, raw_description).toBe('13-14');
+    }
+    // The centre word is whole: a grill at a centre is the grill, not Centara.
+    const grill = enrich({ raw_description: 'ROSTILJ CENTAR', country: 'RS' });
+    expect(grill.brand).toBeNull();
+    expect(grill.sub_category.id).toBe('4-1');
+  });
+
+  it('a city water department is water and electricity', () => {
+    expect(
+      enrich({ raw_description: 'CITY OF SPRINGFIELD WATER DEPARTMENT', country: 'US' }).sub_category.id,
+    ).toBe('11-2');
+    expect(enrich({ raw_description: 'CENTRAL ELECTRIC COOPERATIVE', country: 'US' }).sub_category.id).toBe(
+      '11-2',
+    );
+  });
+
   it('a French librairie is a bookshop, not a library', () => {
     const e = enrich({ raw_description: 'PAIEMENT TPE LIBRAIRIE DU CENTRE', country: 'MA' });
     expect(e.sub_category.id).toBe('13-7');

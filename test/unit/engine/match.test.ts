@@ -758,6 +758,13 @@ describe('fuzzy fallback', () => {
     expect(brandOf('EKATERINBURGG', { location: { iso_country_cd: 'RU' } })).toBe('ekaterinburggaz');
   });
 
+  it('reads a European capital after a name as the city, not a typo of a brand', () => {
+    // Tallinn is one letter from Tallink; Riga, Vilnius and Zagreb are places too.
+    expect(brandOf('KOHVIK TALLINN', { location: { iso_country_cd: 'EE' } })).toBeNull();
+    expect(brandOf('TALLINN', { location: { iso_country_cd: 'EE' } })).toBeNull();
+    expect(brandOf('RIMI RIGA', { location: { iso_country_cd: 'LV' } })).toMatch(/^rimi/);
+  });
+
   it('reads a two-character name with a digit (O2, A1) as the brand before its city, where it trades', () => {
     expect(brandOf('O2 LONDON', { location: { iso_country_cd: 'GB' } })).toBe('o2');
     expect(brandOf('A1 MINSK', { location: { iso_country_cd: 'BY' } })).toBe('a1');

@@ -66,6 +66,8 @@ describe('foldText', () => {
     // A letter with no Latin look-alike, or a longer word with a digit, is a Cyrillic name.
     expect(foldText('АЗС7')).toBe('azs7');
     expect(foldText('Касса1')).toBe('kassa1');
+    // One letter before a number is a house or a flat, not a code.
+    expect(foldText('дом В12')).toBe('dom v12');
   });
 
   it('drops apostrophes of every kind so that McDonald’s meets MCDONALDS', () => {
