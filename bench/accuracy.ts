@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { loadReferenceData } from '../src/data/load.js';
 import { enrichBatch } from '../src/engine/enrich.js';
 import { buildSnapshot } from '../src/engine/snapshot.js';
-import { readLabeledRows, rowToTransaction, score, type Score } from './eval-set.js';
+import { brandSpellings, readLabeledRows, rowToTransaction, score, type Score } from './eval-set.js';
 
 const root = join(import.meta.dirname, '..');
 const shared = join(root, '..', 'shared', 'eval');
@@ -30,6 +30,7 @@ const jsonFile = process.argv.includes('--json')
 
 const data = loadReferenceData();
 const snapshot = buildSnapshot(withoutModel ? { ...data, model: undefined } : data);
+const spellings = brandSpellings(data.brands);
 const report: Record<string, Score> = {};
 for (const [name, set] of Object.entries(sets)) {
   if (!existsSync(set.path)) {
@@ -38,7 +39,7 @@ for (const [name, set] of Object.entries(sets)) {
   }
   const rows = readLabeledRows(set.path);
   const results = enrichBatch(rows.map(rowToTransaction), snapshot);
-  const s = score(rows, results, snapshot);
+  const s = score(rows, results, snapshot, spellings);
   // Rows of a dev set never leave this process: a listed miss would invite fitting to it.
   report[name] = set.misses ? s : { ...s, misses: [] };
 }

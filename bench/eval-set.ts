@@ -1,9 +1,10 @@
 /**
  * Labeled descriptor sets: reading them, turning rows into transactions, and scoring the engine's
- * answers. Shared by `npm run bench:accuracy` and the accuracy unit test.
+ * answers, for `npm run bench:accuracy`.
  */
 import { readFileSync } from 'node:fs';
 import type { Transaction } from '../src/contract/transaction.js';
+import type { Brand } from '../src/data/schemas.js';
 import { tokenize } from '../src/engine/text.js';
 import type { Enrichment } from '../src/engine/types.js';
 import type { Snapshot } from '../src/engine/snapshot.js';
@@ -61,12 +62,24 @@ export function rowToTransaction(row: LabeledRow, index: number): Transaction {
 
 const key = (s: string): string => tokenize(s).join('');
 
+/** Each brand's catalog spellings (name and aliases), folded: the names a label may use for it. */
+export type BrandSpellings = ReadonlyMap<number, ReadonlySet<string>>;
+
+export function brandSpellings(brands: readonly Brand[]): BrandSpellings {
+  return new Map(brands.map((b) => [b.id, new Set([b.name, ...b.aliases, ...b.weak_aliases].map(key))]));
+}
+
 /**
  * A predicted brand is right when its name, or its parent brand's name for a product line, equals
  * the expected name or one of the row's accepted alternatives, after folding case, accents and
  * punctuation (`Caffè Nero` = `CAFFE NERO`).
  */
-export function brandMatches(row: LabeledRow, e: Enrichment, snapshot: Snapshot): boolean {
+export function brandMatches(
+  row: LabeledRow,
+  e: Enrichment,
+  snapshot: Snapshot,
+  spellings: BrandSpellings = new Map(),
+): boolean {
   if (!row.expected_brand || !e.brand) return false;
   const expected = new Set([row.expected_brand, ...(row.expected_brand_aliases ?? [])].map(key));
   // `e& (Etisalat)`: a renamed brand shows its former name in brackets; either name is right.
@@ -75,9 +88,12 @@ export function brandMatches(row: LabeledRow, e: Enrichment, snapshot: Snapshot)
   if (family) names.push(family.name, ...alternativeNames(family.name));
   if (names.some((n) => expected.has(key(n)))) return true;
   // A label may use the short form of the catalog's full name (`Vue` for `Vue Cinemas`, `Nahdi`
-  // for `Al Nahdi Pharmacy`). Accepted only when every label word is in the name and the category
-  // agrees, so a namesake in another trade (`Jumbo` the grocer, `Jumbo Electronics`) stays wrong.
+  // for `Al Nahdi Pharmacy`), or another of its catalog spellings (`Гиппо` for `Hippo`). Accepted
+  // only when the category agrees, so a namesake in another trade (`Jumbo` the grocer, `Jumbo
+  // Electronics`) stays wrong.
   if (e.category.name !== row.expected_category) return false;
+  const spelled = spellings.get(e.brand.id);
+  if (spelled && [...expected].some((x) => spelled.has(x))) return true;
   const labelWords = [row.expected_brand, ...(row.expected_brand_aliases ?? [])].map((l) => tokenize(l));
   return names.some((n) => {
     const nameWords = new Set(tokenize(n));
@@ -163,6 +179,7 @@ function figures(
   rows: readonly LabeledRow[],
   results: readonly Enrichment[],
   snapshot: Snapshot,
+  spellings: BrandSpellings,
   keep: (row: LabeledRow) => boolean,
 ): Figures {
   let n = 0;
@@ -177,7 +194,7 @@ function figures(
     n++;
     if (e.brand) brandPredicted++;
     if (row.expected_brand) brandExpected++;
-    if (brandMatches(row, e, snapshot)) brandCorrect++;
+    if (brandMatches(row, e, snapshot, spellings)) brandCorrect++;
     const catOk = e.category.name === row.expected_category;
     if (catOk) category++;
     if (catOk && e.sub_category.name === row.expected_sub_category) sub++;
@@ -208,6 +225,7 @@ export function score(
   rows: readonly LabeledRow[],
   results: readonly Enrichment[],
   snapshot: Snapshot,
+  spellings: BrandSpellings = new Map(),
 ): Score {
   const perCategory: Score['perCategory'] = {};
   const steps: Score['answeredBy'] = {};
@@ -217,7 +235,7 @@ export function score(
   let miscellaneous = 0;
   rows.forEach((row, i) => {
     const e = results[i] as Enrichment;
-    const brandOk = brandMatches(row, e, snapshot);
+    const brandOk = brandMatches(row, e, snapshot, spellings);
     const catOk = e.category.name === row.expected_category;
     const subOk = catOk && e.sub_category.name === row.expected_sub_category;
     if (e.category.name === 'Miscellaneous') miscellaneous++;
@@ -247,8 +265,8 @@ export function score(
     }
   });
   return {
-    ...figures(rows, results, snapshot, () => true),
-    mena: figures(rows, results, snapshot, (row) => MENA_COUNTRIES.has(row.country.toUpperCase())),
+    ...figures(rows, results, snapshot, spellings, () => true),
+    mena: figures(rows, results, snapshot, spellings, (row) => MENA_COUNTRIES.has(row.country.toUpperCase())),
     miscellaneousShare: ratio(miscellaneous, rows.length),
     perCategory,
     answeredBy: steps,

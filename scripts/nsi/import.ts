@@ -294,7 +294,9 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
   };
 
   // Curated aliases by folded form, with their brands' countries: the curated catalog owns them.
+  // Their brands' categories too, for telling a sub-brand from a namesake in another trade.
   const curatedAliases = new Map<string, string[][]>();
+  const curatedCategories = new Map<string, Set<string>>();
   for (const b of options.curated) {
     for (const a of [
       b.name,
@@ -304,6 +306,9 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
     ]) {
       const key = folded(a);
       curatedAliases.set(key, [...(curatedAliases.get(key) ?? []), b.countries]);
+      const categories = curatedCategories.get(key) ?? new Set<string>();
+      categories.add(categoryOf(b.sub_category_id));
+      curatedCategories.set(key, categories);
     }
   }
   const curatedWords = [...curatedAliases.keys()].filter((k) => !k.includes(' ') && k.length >= 5);
@@ -421,9 +426,15 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       queue.push(item);
       continue;
     }
-    // The world import: `Amazon Hub`, `Adidas Originals` are a curated brand's sub-brands: the curated
-    // brand names them, and the longer alias would take its statements.
-    if (options.notable && subBrandOf(folded(name), curatedAliases, countries)) {
+    // The world import: `Adidas Originals` is a curated brand's sub-brand: the curated brand names
+    // it, and the longer alias would take its statements. A name in another trade is a namesake
+    // (`Mega Image`, Romanian supermarkets, is no part of `MEGA`, cloud storage).
+    if (
+      options.notable &&
+      subBrandOf(folded(name), curatedAliases, countries, (key) =>
+        (curatedCategories.get(key) ?? new Set()).has(categoryOf(subCategory)),
+      )
+    ) {
       skip("a curated brand's sub-brand");
       continue;
     }
@@ -605,16 +616,25 @@ function tradeTogether(a: readonly string[], b: readonly string[]): boolean {
   return a.includes('*') || b.includes('*') || b.some((c) => a.includes(c));
 }
 
-/** Whether a name of several words starts with a whole curated alias of four letters or more. */
+/** A sub-category's category: `13` of `13-4`. */
+function categoryOf(subCategoryId: string): string {
+  return subCategoryId.split('-')[0] as string;
+}
+
+/**
+ * Whether a name of several words starts with a whole curated alias of four letters or more, of a
+ * brand that trades where the item does and (`sameTrade`) in the same category.
+ */
 export function subBrandOf(
   key: string,
   curatedAliases: ReadonlyMap<string, readonly (readonly string[])[]>,
   countries: readonly string[] = ['*'],
+  sameTrade: (prefix: string) => boolean = () => true,
 ): boolean {
   const words = key.split(' ');
   for (let k = 1; k < words.length; k++) {
     const prefix = words.slice(0, k).join(' ');
-    if (prefix.replace(/ /g, '').length < 4) continue;
+    if (prefix.replace(/ /g, '').length < 4 || !sameTrade(prefix)) continue;
     // Only a brand that trades where the item does: Rolf Benz (German furniture) is not a sub-brand
     // of Rolf (Russian car dealers).
     if ((curatedAliases.get(prefix) ?? []).some((cs) => tradeTogether(cs, countries))) return true;

@@ -182,6 +182,9 @@ const MONEY_TRANSFER_RULES = new Set<RuleKind>(['remittance', 'currency_exchange
 /** Default sub-categories of remittance and exchange houses (Transfer Out Remittance, Currency Exchange). */
 const MONEY_TRANSFER_BUSINESSES = new Set(['15-3', '21-1']);
 
+/** Insurance Services: insurers. */
+const INSURANCE = '12-2';
+
 const TAX_PAYMENT = '5-1';
 /** Tax offices and government departments and agencies. */
 const PUBLIC_BODIES = new Set([TAX_PAYMENT, '5-2']);
@@ -359,9 +362,13 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     if (!sub) continue;
     // Paying a card issuer or a lender, or being charged by a bank: the bank is the counterparty
     // and keeps its brand. For transfers and salaries it is only the channel.
+    // So does an insurer paying a claim, and whoever sells currency but a bank (`POST OFFICE TRAVEL
+    // MONEY`, a department store's money changer).
     const counterparty =
       (brandCategory !== null && !brandIsMerchant && BANK_COUNTERPARTY_RULES.has(kind)) ||
-      (moneyTransferBrand && MONEY_TRANSFER_RULES.has(kind));
+      (moneyTransferBrand && MONEY_TRANSFER_RULES.has(kind)) ||
+      (kind === 'insurance_claim' && input.brand?.brand.sub_category_id === INSURANCE) ||
+      (kind === 'currency_exchange' && input.brand !== null && !isBank(input.brand.brand));
     return decided(sub, 0.9, `pattern:${kind}:"${p.phrase}"`, counterparty ? null : kind);
   }
 

@@ -123,7 +123,11 @@ export function matchBrand(
   // behind it: `KNET*AMERICAN SCHOOL OF KUWAIT` is the school, unknown to the catalog. A platform's
   // own billing prefix (`UBER *TRIP`, `APPLE.COM/BILL`) stays the platform.
   // A franchise operator likewise: `ALSHAYA COFFEE` is one of the cafés it runs, not the group.
-  if ((brand.category_id === FINANCIAL || text.intermediary?.operator === true) && namesSomeoneBehind(text))
+  if (
+    (brand.category_id === FINANCIAL || text.intermediary?.operator === true) &&
+    namesSomeoneBehind(text) &&
+    !spellsItsOwnName(brand, text, snapshot)
+  )
     return null;
   return { brand, confidence: 0.85, reason: `intermediary:${text.intermediary?.id ?? ''}` };
 }
@@ -137,6 +141,20 @@ function namesAnotherPayee(alias: AliasRef, text: NormalizedText): boolean {
   const own = new Set([...tokenize(alias.text), ...CASH_WORDS]);
   const key = text.merchant().merchantKey;
   return key !== '' && key.split(' ').some((w) => !own.has(w));
+}
+
+/**
+ * The words after the prefix only finish one of the intermediary's own names (`TABBY PAYMENTS`,
+ * `TABBY PAYMENTS RIYADH`): nobody stands behind it. Codes, places and filler may follow.
+ */
+function spellsItsOwnName(brand: BrandEntry, text: NormalizedText, snapshot: Snapshot): boolean {
+  const [start, end] = text.segment;
+  return text.hits.aliases.some((m) => {
+    if (m.value.brand !== brand || text.masked[m.start] !== true || m.start > start) return false;
+    for (let i = m.end; i < end; i++)
+      if (!isTail(text.tokens[i] as string, text.ids[i] as number, snapshot)) return false;
+    return true;
+  });
 }
 
 /**
@@ -210,15 +228,19 @@ function venueStartsAt(index: number, venues: readonly TokenMatch<AliasRef>[]): 
 
 /**
  * The intermediary's own product named with its prefix word: `GOOGLE PLAY` and `GOOGLE *GOOGLE ONE`
- * are Google's store and storage plan, not Google's payments for someone called PLAY. Only the
- * intermediary's own brand family: another brand's alias that starts with the prefix word is the
- * prefix followed by a merchant.
+ * are Google's store and storage plan, not Google's payments for someone called PLAY. Another
+ * brand's alias that starts with the prefix word is the prefix followed by a merchant, unless it is
+ * a reviewed name that begins with the prefix's first word and the intermediary has no brand of
+ * its own: `SP PLUS PARKING` is SP+, not Shopify's `SP *` before PLUS PARKING.
  */
 function extendsThePrefix(m: TokenMatch<AliasRef>, text: NormalizedText): boolean {
   const family = text.intermediary?.fallback_brand;
-  if (!family || m.value.brand.family !== family || m.value.brand.slug === family) return false;
   const masked = text.masked;
   if (!masked[m.start] || masked[m.end - 1]) return false;
+  const reviewedName =
+    !family && !m.value.weak && !m.value.brand.imported && (m.start === 0 || !masked[m.start - 1]);
+  if (!reviewedName && (!family || m.value.brand.family !== family || m.value.brand.slug === family))
+    return false;
   // The prefix's words first, then only the merchant's: a mask inside the name is a wallet's name.
   let i = m.start;
   while (masked[i]) i++;
@@ -756,6 +778,13 @@ function cutNameMatch(
   };
   for (const c of cut ?? []) {
     if (partial.length < 3 && partial.length * 2 < c.last.length) continue;
+    // An inner cut says less (the name's later words are gone): most of the word must be there,
+    // and enough of the name to be no one else's (`MATAHARI DEPARTMEN`, not `AK BA`).
+    if (
+      c.inner &&
+      (partial.length * 3 < c.last.length * 2 || letters(c.head) + partial.length < INNER_CUT_LETTERS)
+    )
+      continue;
     if (!headAt(tokens, j - c.head.length, from, c.head)) continue;
     if (!consider(c.alias, j - c.head.length, j + 1)) return null;
   }
@@ -775,6 +804,15 @@ function cutNameMatch(
     start,
     end,
   };
+}
+
+/** Fewest letters of an inner cut's words before the cut and of the cut word together. */
+const INNER_CUT_LETTERS = 12;
+
+function letters(words: readonly string[]): number {
+  let n = 0;
+  for (const w of words) n += w.length;
+  return n;
 }
 
 function headAt(tokens: readonly string[], at: number, from: number, head: readonly string[]): boolean {

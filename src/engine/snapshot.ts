@@ -82,11 +82,19 @@ export function wholeLastKey(beforeId: number, lastId: number): number {
   return beforeId * 0x200000 + lastId;
 }
 
+/** Fewest letters of a word an inner cut may fall in: shorter words are cut too rarely to be worth it. */
+const INNER_CUT_WORD = 6;
+
 /** A multi-word alias split into the words a cut-off text must hold whole and its last word. */
 export interface CutName {
   readonly head: readonly string[];
   readonly last: string;
   readonly alias: AliasRef;
+  /**
+   * The cut falls inside an earlier word and the words after it are gone (`MATAHARI DEPARTMEN` of
+   * `MATAHARI DEPARTMENT STORE`): `last` is that word, not the name's last.
+   */
+  readonly inner: boolean;
 }
 
 export interface PatternRef {
@@ -437,12 +445,21 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     const head = p.tokens.slice(0, -1);
     const before = vocabulary.id(head[head.length - 1] as string);
     const last = p.tokens[p.tokens.length - 1] as string;
-    const name = { head, last, alias: p.value };
+    const name = { head, last, alias: p.value, inner: false };
     const into = last.length > 2 ? byBefore : head.length >= 2 ? shortLastNames : null;
     if (into === byBefore)
       (byBefore.get(before) ?? byBefore.set(before, []).get(before))?.push({ key: last, value: name });
     else if (into === shortLastNames)
       (shortLastNames.get(before) ?? shortLastNames.set(before, []).get(before))?.push(name);
+    // A field-width cut inside an earlier word of a long name: filed the same way, by that word.
+    for (let k = 1; k < p.tokens.length - 1; k++) {
+      const word = p.tokens[k] as string;
+      if (word.length < INNER_CUT_WORD) continue;
+      const innerHead = p.tokens.slice(0, k);
+      const id = vocabulary.id(innerHead[k - 1] as string);
+      const value = { head: innerHead, last: word, alias: p.value, inner: true };
+      (byBefore.get(id) ?? byBefore.set(id, []).get(id))?.push({ key: word, value });
+    }
   }
   const cutNames = new Map<number, PrefixIndex<CutName>>();
   const cutNameKeys = new Set<number>();

@@ -131,11 +131,14 @@ function filesUnder(dir: string, suffix: string): string[] {
   return out.sort();
 }
 
-/** The source a unit test mirrors: its path under src/ (or scripts/, test/support/), the `-aspect` suffix cut. */
+/**
+ * The source a unit test mirrors: its path under src/ (or scripts/, bench/, test/support/), the
+ * `-aspect` suffix cut.
+ */
 function mirroredSource(test: string): string | null {
   const rel = relative('test/unit', test).replace(/\.test\.ts$/, '');
-  // Tests of the scripts and of the test support mirror those trees the same way.
-  const roots = rel.startsWith('scripts/') ? [''] : rel.startsWith('support/') ? ['test/'] : ['src/'];
+  // Tests of the scripts, the benchmarks and the test support mirror those trees the same way.
+  const roots = /^(scripts|bench)\//.test(rel) ? [''] : rel.startsWith('support/') ? ['test/'] : ['src/'];
   for (const root of roots) {
     let candidate = rel;
     for (;;) {

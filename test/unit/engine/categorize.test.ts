@@ -1172,6 +1172,20 @@ describe('bank flags', () => {
     expect(inward.reasons.category).toBe('flag:is_transfer');
   });
 
+  it('an insurer paying a claim, or whoever but a bank sells currency, is the counterparty and keeps its brand', () => {
+    const claim = enrich({ raw_description: 'CLAIM SETTLEMENT SUKOON INS', direction: 'CREDIT' });
+    expect([claim.sub_category.id, claim.brand?.name, claim.rule]).toEqual([
+      '14-6',
+      'Sukoon Insurance',
+      null,
+    ]);
+    const fx = enrich({ raw_description: 'POST OFFICE TRAVEL MONEY', country: 'GB' });
+    expect([fx.sub_category.id, fx.brand?.name, fx.rule]).toEqual(['21-1', 'Post Office', null]);
+    const atBank = enrich({ raw_description: 'CURRENCY EXCHANGE EMIRATES NBD' });
+    expect([atBank.sub_category.id, atBank.brand, atBank.rule]).toEqual(['21-1', null, 'currency_exchange']);
+    expect(atBank.reasons.brand).toBe('suppressed-by:currency_exchange');
+  });
+
   it('is_transfer with a remittance phrase or remittance brand → 15-3 / 14-5', () => {
     expect(enrich({ raw_description: 'REMITTANCE', is_transfer: true }).sub_category.id).toBe('15-3');
     expect(

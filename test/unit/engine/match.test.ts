@@ -302,12 +302,13 @@ describe('a one-word brand followed by another trade’s word is a namesake', ()
 });
 
 describe('a weak alias followed by any other trade’s word is a namesake', () => {
-  it('TARGET ELECTRIC COOP is a power co-operative, not the store; TARGET 1234 and TARGET OPTICAL are', () => {
+  it('TARGET ELECTRIC COOP is a power co-operative, not the store; TARGET 1234 is the store', () => {
     const e = enrich({ raw_description: 'TARGET ELECTRIC COOP', country: 'US' });
     expect(e.brand).toBeNull();
     expect(e.category.name).toBe('Rent and Utilities');
     expect(brandOf('TARGET 1234 MINNEAPOLIS', { country: 'US' })).toBe('target');
-    expect(brandOf('TARGET OPTICAL', { country: 'US' })).toBe('target');
+    // Target Optical, in another trade, is a brand of its own (imported, the optician's category).
+    expect(brandOf('TARGET OPTICAL', { country: 'US' })).toBe('target-optical');
   });
 
   it('a distinctive name keeps words of payees that are not shop fronts: UBER TRIP is Uber', () => {
@@ -384,6 +385,11 @@ describe('a small businesses’ point-of-sale processor is no second signal', ()
   it('an online payment processor still is', () => {
     expect(brandOf('PAYPAL *CALM', { country: 'US' })).toBe('calm');
   });
+
+  it('a reviewed name that only begins like a prefix is that name: SP PLUS PARKING is not Shopify’s SP *', () => {
+    expect(brandOf('SP PLUS PARKING', { country: 'US' })).toBe('sp-plus');
+    expect(brandOf('SP+ PARKING 1234', { country: 'US' })).toBe('sp-plus');
+  });
 });
 
 describe('a payment network before the merchant', () => {
@@ -391,6 +397,13 @@ describe('a payment network before the merchant', () => {
     expect(brandOf('KNET*AMERICAN SCHOOL OF KUWAIT', { country: 'KW' })).toBeNull();
     expect(brandOf('FAWRY*ELECTRICITY NORTH CAIRO', { country: 'EG' })).toBeNull();
     expect(brandOf('KNET 123456', { country: 'KW' })).toBe('knet');
+  });
+
+  it('the words after it that only finish its own name name nobody behind it', () => {
+    expect(brandOf('TABBY PAYMENTS', { country: 'SA' })).toBe('tabby');
+    expect(brandOf('TABBY PAYMENTS RIYADH', { country: 'SA' })).toBe('tabby');
+    // A word after its own name is someone behind it again.
+    expect(brandOf('TABBY PAYMENTS QWERLANDO', { country: 'SA' })).toBeNull();
   });
 
   it('a platform’s own billing prefix stays the platform', () => {
@@ -482,6 +495,14 @@ describe('a name whose last word the field width cut off', () => {
 
   it('never replaces a whole name over the same words', () => {
     expect(brandOf('OMAN AIR MUSCAT', { country: 'OM' })).toBe('oman-air');
+  });
+
+  it('or the field cut an earlier word of a long name, its later words gone', () => {
+    expect(brandOf('MATAHARI DEPARTMEN', { country: 'ID' })).toBe('matahari');
+    expect(brandOf('ALEXANDRIA NEW MEDIC', { country: 'EG' })).toBe('alexandria-new-medical-center');
+    expect(brandOf('BERLINER WASSERBETR', { country: 'DE' })).toBe('berliner-wasserbetriebe');
+    // Less than two thirds of the cut word is too little of it.
+    expect(brandOf('MATAHARI DEPAR', { country: 'ID' })).toBeNull();
   });
 
   it('needs the cut at the end of the name, two letters left of the word, and the brand’s country', () => {

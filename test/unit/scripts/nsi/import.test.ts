@@ -145,11 +145,14 @@ describe('world import rules', () => {
     expect(brands.map((b) => [b.name, b.id])).toEqual([['Qwintaro Outfitters', FIRST_WORLD_ID]]);
   }, 60_000);
 
-  it("skips a curated brand's sub-brand where the curated brand trades, not a namesake elsewhere", () => {
+  it("skips a curated brand's sub-brand where the curated brand trades, not a namesake elsewhere or in another trade", () => {
     // Zorvexa is curated in Britain: `Zorvexa Kids` there is its sub-brand, in Germany a namesake.
     expect(world([item('zk-1', 'Zorvexa Kids')]).brands).toEqual([]);
     const elsewhere = world([item('zk-2', 'Zorvexa Kids', { countries: ['DE'] })]).brands;
     expect(elsewhere.map((b) => b.name)).toEqual(['Zorvexa Kids']);
+    // Where it trades but in another trade (fast food, not clothes): a namesake too.
+    const otherTrade = world([item('zk-3', 'Zorvexa Burgers', { tag: 'amenity=fast_food' })]).brands;
+    expect(otherTrade.map((b) => [b.name, b.sub_category_id])).toEqual([['Zorvexa Burgers', '4-4']]);
   }, 60_000);
 
   it('never imports an item another import already took', () => {
