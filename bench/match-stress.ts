@@ -15,6 +15,7 @@ import { loadReferenceData } from '../src/data/load.js';
 import type { Brand } from '../src/data/schemas.js';
 import { enrichBatch } from '../src/engine/enrich.js';
 import { buildSnapshot } from '../src/engine/snapshot.js';
+import { rowToTransaction, type LabeledRow } from './eval-set.js';
 
 const examples = process.argv.includes('--examples')
   ? Number(process.argv[process.argv.indexOf('--examples') + 1] ?? 10)
@@ -66,23 +67,20 @@ function picked(slug: string): boolean {
 }
 
 function transaction(text: string, country: string, i: number): Transaction {
-  return {
+  const row: LabeledRow = {
+    id: `stress-${i}`,
     raw_description: text,
-    amount: 25,
-    transaction_id: `stress-${i}`,
-    customer_id: `stress-${i}`,
-    account_id: '',
-    card_id: '',
-    merchant_name: '',
-    merchant_id: '',
-    mcc: '',
+    merchant_name: null,
+    mcc: null,
     direction: 'DEBIT',
-    is_self_transaction: false,
-    is_transfer: false,
+    amount: 25,
     iso_currency_cd: 'USD',
-    occurred_at: '2026-01-15T12:00:00Z',
-    location: { iso_country_cd: country },
+    country,
+    expected_brand: null,
+    expected_category: '',
+    expected_sub_category: '',
   };
+  return rowToTransaction(row, i);
 }
 
 const data = loadReferenceData();

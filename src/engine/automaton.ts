@@ -32,11 +32,13 @@ export class TokenAutomaton<T> {
   private readonly edgeWord: Int32Array;
   private readonly edgeChild: Int32Array;
   private readonly fail: Int32Array;
-  /** Nearest node on the failure chain that has outputs (dictionary suffix link), 0 = none. */
-  private readonly dictLink: Int32Array;
-  private readonly depth: Int32Array;
-  /** Value indexes ending at node n: `outValue` in [outStart[n], outStart[n + 1]). */
-  private readonly outStart: Int32Array;
+  /**
+   * What a search reads of node n, side by side (one memory read per node visited, not four):
+   * at 4n the nearest node on its failure chain that has outputs (dictionary suffix link, 0 = none),
+   * at 4n + 1 and 4n + 2 the range of `outValue` holding the value indexes ending at n, at 4n + 3
+   * its depth.
+   */
+  private readonly found: Int32Array;
   private readonly outValue: Int32Array;
 
   /**
@@ -67,16 +69,15 @@ export class TokenAutomaton<T> {
     }
 
     const count = nodes.length;
-    this.depth = Int32Array.from(nodes, (n) => n.depth);
     this.edgeStart = new Int32Array(count + 1);
-    this.outStart = new Int32Array(count + 1);
+    const outStart = new Int32Array(count + 1);
     for (let n = 0; n < count; n++) {
       this.edgeStart[n + 1] = (this.edgeStart[n] as number) + (nodes[n] as BuildNode).next.size;
-      this.outStart[n + 1] = (this.outStart[n] as number) + (nodes[n] as BuildNode).outputs.length;
+      outStart[n + 1] = (outStart[n] as number) + (nodes[n] as BuildNode).outputs.length;
     }
     this.edgeWord = new Int32Array(this.edgeStart[count] as number);
     this.edgeChild = new Int32Array(this.edgeStart[count] as number);
-    this.outValue = new Int32Array(this.outStart[count] as number);
+    this.outValue = new Int32Array(outStart[count] as number);
     for (let n = 0; n < count; n++) {
       const node = nodes[n] as BuildNode;
       let e = this.edgeStart[n] as number;
@@ -84,13 +85,19 @@ export class TokenAutomaton<T> {
         this.edgeWord[e] = word;
         this.edgeChild[e++] = child;
       }
-      this.outValue.set(node.outputs, this.outStart[n] as number);
+      this.outValue.set(node.outputs, outStart[n] as number);
     }
     this.rootNext = new Int32Array(vocabulary.size);
     for (const [id, child] of (nodes[0] as BuildNode).next) this.rootNext[id] = child;
     this.fail = new Int32Array(count);
-    this.dictLink = new Int32Array(count);
-    this.linkFailures(nodes);
+    const dictLink = this.linkFailures(nodes);
+    this.found = new Int32Array(4 * count);
+    for (let n = 0; n < count; n++) {
+      this.found[4 * n] = dictLink[n] as number;
+      this.found[4 * n + 1] = outStart[n] as number;
+      this.found[4 * n + 2] = outStart[n + 1] as number;
+      this.found[4 * n + 3] = (nodes[n] as BuildNode).depth;
+    }
   }
 
   get patternCount(): number {
@@ -108,7 +115,7 @@ export class TokenAutomaton<T> {
    */
   searchIds(ids: readonly number[], from = 0, to = ids.length): TokenMatch<T>[] {
     const matches: TokenMatch<T>[] = [];
-    const { rootNext, dictLink, outStart, outValue } = this;
+    const { rootNext, found, outValue } = this;
     let state = 0;
     for (let i = from; i < to; i++) {
       const id = ids[i] as number;
@@ -118,11 +125,11 @@ export class TokenAutomaton<T> {
         continue;
       }
       state = state === 0 ? (rootNext[id] as number) : this.step(state, id);
-      for (let s = state; s > 0; s = dictLink[s] as number) {
-        const end = outStart[s + 1] as number;
-        for (let o = outStart[s] as number; o < end; o++) {
+      for (let s = state; s > 0; s = found[4 * s] as number) {
+        const end = found[4 * s + 2] as number;
+        for (let o = found[4 * s + 1] as number; o < end; o++) {
           matches.push({
-            start: i + 1 - (this.depth[s] as number),
+            start: i + 1 - (found[4 * s + 3] as number),
             end: i + 1,
             value: this.values[outValue[o] as number] as T,
           });
@@ -142,7 +149,9 @@ export class TokenAutomaton<T> {
     return this.rootNext[id] as number;
   }
 
-  private linkFailures(nodes: readonly BuildNode[]): void {
+  /** Sets the failure links; returns the dictionary suffix links. */
+  private linkFailures(nodes: readonly BuildNode[]): Int32Array {
+    const dictLink = new Int32Array(nodes.length);
     // Breadth first, so that a node's failure target is final before its children are linked.
     const queue: number[] = [...(nodes[0] as BuildNode).next.values()];
     for (let head = 0; head < queue.length; head++) {
@@ -153,10 +162,11 @@ export class TokenAutomaton<T> {
         const candidate = (nodes[f] as BuildNode).next.get(id);
         const target = candidate !== undefined && candidate !== child ? candidate : 0;
         this.fail[child] = target;
-        this.dictLink[child] =
-          (nodes[target] as BuildNode).outputs.length > 0 ? target : (this.dictLink[target] as number);
+        dictLink[child] =
+          (nodes[target] as BuildNode).outputs.length > 0 ? target : (dictLink[target] as number);
         queue.push(child);
       }
     }
+    return dictLink;
   }
 }

@@ -131,7 +131,7 @@ export function finishBatch(prepared: PreparedBatch, history: readonly HistoryEn
 function prepareOne(txn: EngineTransaction, snapshot: Snapshot): Prepared {
   const tenant = txn.tenant ?? DEFAULT_TENANT;
   const country = txn.location.iso_country_cd.toUpperCase();
-  const text = normalizeText(txn.raw_description, txn.merchant_name, snapshot);
+  const text = normalizeText(txn.raw_description, txn.merchant_name, snapshot, country);
 
   const learned = findLearned(txn, text, tenant, snapshot);
   let match: BrandMatch | null = null;

@@ -8,6 +8,7 @@ import type { NormalizedText } from './normalize.js';
 import {
   ANY_SELLER_RANK,
   cutNameKey,
+  MIN_GLUED_NAME_LETTERS,
   wholeLastKey,
   type AliasRef,
   type BrandEntry,
@@ -18,7 +19,7 @@ import {
 import { CASH_WORDS, isBank } from './banks.js';
 import { MIN_FUZZY_WORD } from './fuzzy.js';
 import { hasDigit, isCode, tokenize } from './text.js';
-import { WORD } from './vocabulary.js';
+import { WORD, wordHash } from './vocabulary.js';
 
 export interface BrandMatch {
   readonly brand: BrandEntry;
@@ -96,7 +97,8 @@ export function matchBrand(
   }
   // `TINKOFF <a biller>`: a bank's name beside a name the catalog does not know carried the payment
   // to it (the bank's online payments), as a gateway does; the bank's own lines name only the bank.
-  if (best && !best.mccAgrees && isBank(best.alias.brand) && namesAnotherPayee(best.alias, text)) return null;
+  if (best && !best.mccAgrees && isBank(best.alias.brand) && namesAnotherPayee(best.alias, text, snapshot))
+    return null;
   if (best) {
     let confidence = best.alias.weak ? 0.8 : best.alias.tokens > 1 || best.alias.chars >= 6 ? 0.95 : 0.9;
     if (best.mccAgrees) confidence = Math.min(0.99, confidence + 0.03);
@@ -109,6 +111,8 @@ export function matchBrand(
       alias: best.alias.text,
     };
   }
+  const glued = gluedMatch(text, mcc, country, snapshot);
+  if (glued) return glued;
   const fuzzy = fuzzyMatch(text, mcc, country, snapshot);
   if (fuzzy) return fuzzy;
   const ticket = ticketMatch(text, snapshot);
@@ -136,12 +140,21 @@ export function matchBrand(
  * Merchant words remain besides the bank's own name (`TINKOFF ZHKU`). Not where a non-merchant rule
  * speaks: the bank of a fee, loan or card payment is the counterparty (`WELLS FARGO HOME MORTGAGE`).
  */
-function namesAnotherPayee(alias: AliasRef, text: NormalizedText): boolean {
+function namesAnotherPayee(alias: AliasRef, text: NormalizedText, snapshot: Snapshot): boolean {
   if (text.hits.patterns.length > 0) return false;
   const own = new Set([...tokenize(alias.text), ...CASH_WORDS]);
   const key = text.merchant().merchantKey;
-  return key !== '' && key.split(' ').some((w) => !own.has(w));
+  if (key === '') return false;
+  const words = key.split(' ');
+  // The last word may be the bank's city cut by the field width (`BARCLAYS BANK LOND`): no payee.
+  return words.some(
+    (w, i) =>
+      !own.has(w) && !(i === words.length - 1 && w.length >= MIN_CUT_CITY && startsACity(w, snapshot)),
+  );
 }
+
+/** Fewest letters of a city name cut by the field width that still says which city it was. */
+const MIN_CUT_CITY = 4;
 
 /**
  * The words after the prefix only finish one of the intermediary's own names (`TABBY PAYMENTS`,
@@ -827,6 +840,55 @@ function isTail(token: string, id: number, snapshot: Snapshot): boolean {
 }
 
 const TICKET_NUMBER = /^\d{13}$/;
+
+/**
+ * A curated name of several words glued into one by the bank's field (`KKSUPERMART`): a word the
+ * engine does not know, spelling exactly one brand family's name, where that brand may be (its
+ * countries, its MCCs).
+ */
+function gluedMatch(
+  text: NormalizedText,
+  mcc: string,
+  country: string,
+  snapshot: Snapshot,
+): BrandMatch | null {
+  if (snapshot.gluedNames.size === 0) return null;
+  const fromMerchant = text.merchantTokens.length > 0;
+  const tokens = fromMerchant ? text.merchantTokens : text.tokens;
+  const ids = fromMerchant ? text.merchantIds : text.ids;
+  const [from, to] = fromMerchant ? [0, tokens.length] : text.segment;
+  let found: { alias: AliasRef; word: string } | null = null;
+  for (let i = from; i < to; i++) {
+    const word = tokens[i] as string;
+    if ((ids[i] as number) >= 0 || word.length < MIN_GLUED_NAME_LETTERS) continue;
+    const alias = snapshot.gluedNames.get(word) ?? gluedBeforePlace(word, snapshot);
+    if (!alias) continue;
+    const brand = alias.brand;
+    if (mcc !== '' && brand.mccs.size > 0 && !brand.mccs.has(mcc)) continue;
+    if (brand.countries !== null && !brand.countries.has(country)) continue;
+    if (found && found.alias.brand.family !== brand.family) return null;
+    found ??= { alias, word };
+  }
+  if (!found) return null;
+  return {
+    brand: found.alias.brand,
+    confidence: 0.8,
+    reason: `glued-name:"${found.word}"~"${found.alias.text}"`,
+  };
+}
+
+/** A glued name with the city or country glued after it (`KKSUPERMARTDUBAI`). */
+function gluedBeforePlace(word: string, snapshot: Snapshot): AliasRef | null | undefined {
+  if (!LATIN_WORD.test(word)) return undefined;
+  const vocabulary = snapshot.vocabulary;
+  for (let k = word.length - 2; k >= MIN_GLUED_NAME_LETTERS; k--) {
+    const place = vocabulary.idAt(word, k, word.length, wordHash(word, k, word.length));
+    if ((vocabulary.flags(place) & PLACE) === 0) continue;
+    const alias = snapshot.gluedNames.get(word.slice(0, k));
+    if (alias !== undefined) return alias;
+  }
+  return undefined;
+}
 
 /**
  * An airline's ticket number (its three-digit accounting code and ten digits) after the first word

@@ -107,10 +107,19 @@ const NO_WORDS: Words = { tokens: [], ids: [], starts: [], source: '' };
  */
 export const MAX_TEXT_CHARS = 1024;
 
-export function normalizeText(description: string, merchantName: string, snapshot: Snapshot): NormalizedText {
-  const words = splitGlued(capped(description), snapshot);
+/**
+ * @param country the account's country (ISO code, upper case): its code glued after a name's last
+ *   word (`BENGAWAN SOLOSG` for a Singapore card) is split off as a place.
+ */
+export function normalizeText(
+  description: string,
+  merchantName: string,
+  snapshot: Snapshot,
+  country = '',
+): NormalizedText {
+  const words = splitGlued(capped(description), snapshot, country);
   const { tokens, ids } = words;
-  const merchant = merchantName ? splitGlued(capped(merchantName), snapshot) : NO_WORDS;
+  const merchant = merchantName ? splitGlued(capped(merchantName), snapshot, country) : NO_WORDS;
   const vocabulary = snapshot.vocabulary;
 
   const alert = alertSegment(tokens, snapshot.alertWords);
@@ -249,7 +258,7 @@ function displayOf(words: Words, i: number): string {
 }
 
 /** Tokenizes, looks every token up once, and splits `CAREEMDUBAI` into `careem dubai` when both halves are words we know. */
-function splitGlued(text: string, snapshot: Snapshot): Words {
+function splitGlued(text: string, snapshot: Snapshot, country: string): Words {
   const raw = tokenizeText(text);
   const vocabulary = snapshot.vocabulary;
   const ids: number[] = [];
@@ -261,7 +270,9 @@ function splitGlued(text: string, snapshot: Snapshot): Words {
     const id = vocabulary.idAt(token, 0, token.length, raw.hashes[i] as number);
     ids.push(id);
     const split =
-      token.length >= 5 && (vocabulary.flags(id) & WORD.whole) === 0 ? splitOf(token, snapshot) : null;
+      token.length >= 5 && (vocabulary.flags(id) & WORD.whole) === 0
+        ? splitOf(token, snapshot, country)
+        : null;
     if (split && !tokens) {
       // Copy only when something splits; most texts keep their tokens as they are.
       tokens = raw.tokens.slice(0, i);
@@ -285,8 +296,8 @@ function splitGlued(text: string, snapshot: Snapshot): Words {
   return { tokens, ids: splitIds, starts, source: raw.source };
 }
 
-function splitOf(token: string, snapshot: Snapshot): [string, string] | null {
-  const split = splitDigits(token) ?? splitToken(token, snapshot.vocabulary, snapshot.splitLefts);
+function splitOf(token: string, snapshot: Snapshot, country: string): [string, string] | null {
+  const split = splitDigits(token) ?? splitToken(token, snapshot.vocabulary, snapshot.splitLefts, country);
   // An ordinary word is one word: `MINIBUS` is not `MINI` + `BUS`; nor is a trade word cut by the
   // field width (`HARDWAR`, `CAFETER`). Asked only of the rare token that splits, so the word lists
   // cost the common path nothing.
@@ -306,10 +317,25 @@ function splitDigits(token: string): [string, string] | null {
 }
 
 const PLACE = WORD.country | WORD.city;
+
+/** The folded two letters are the (upper-case) country code. */
+function isCountry(code: string, country: string): boolean {
+  return (
+    code.length === 2 &&
+    country.length === 2 &&
+    code.charCodeAt(0) === country.charCodeAt(0) + 32 &&
+    code.charCodeAt(1) === country.charCodeAt(1) + 32
+  );
+}
 const MIN_GLUED_NAME = 4;
 const ARABIC_LETTER = /[\u0600-\u06ff]/;
 
-function splitToken(token: string, vocabulary: Vocabulary, lefts: WordFilter): [string, string] | null {
+function splitToken(
+  token: string,
+  vocabulary: Vocabulary,
+  lefts: WordFilter,
+  country: string,
+): [string, string] | null {
   // Both halves must be known words, so neither is longer than the longest one: a longer token
   // cannot split, and only that many left parts are worth trying. Without this bound the search was
   // quadratic in the token (a 100 KB token took 9 s).
@@ -333,8 +359,14 @@ function splitToken(token: string, vocabulary: Vocabulary, lefts: WordFilter): [
     const right = token.slice(i);
     const rightFlags = vocabulary.flags(vocabulary.id(right));
     // A two-letter country or state code ends a glued place (`DUBAIAE`); after any other word it is
-    // as likely the word's own ending (`HAMID` is not `ham` + Indonesia, `MARIAGE` not `maria` + GE).
-    if ((rightFlags & PLACE) !== 0 && (right.length > 2 || (left & PLACE) !== 0)) {
+    // as likely the word's own ending (`HAMID` is not `ham` + Indonesia, `MARIAGE` not `maria` + GE),
+    // unless it is the account's own country and the word a curated name's (`SOLOSG` in Singapore).
+    if (
+      (rightFlags & PLACE) !== 0 &&
+      (right.length > 2 ||
+        (left & PLACE) !== 0 ||
+        ((left & WORD.reviewed) !== 0 && i >= MIN_GLUED_NAME && isCountry(right, country)))
+    ) {
       return [token.slice(0, i), right];
     }
     // Two names glued together: only in Latin script (fixed-width statement fields glue them; Arabic

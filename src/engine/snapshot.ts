@@ -164,6 +164,11 @@ export interface Snapshot {
   readonly wholeLastWords: ReadonlySet<number>;
   /** The same names whose last word is one or two letters (`chick fil a`), by the word before it. */
   readonly shortLastNames: ReadonlyMap<number, readonly CutName[]>;
+  /**
+   * Curated strong names of two words or more written as one word (`kksupermart`), as a fixed-width
+   * field glues them; null where two brand families glue to the same letters.
+   */
+  readonly gluedNames: ReadonlyMap<string, AliasRef | null>;
   readonly keywords: TokenAutomaton<KeywordRef>;
   /**
    * One-word keywords longer than MIN_CUT_KEYWORD letters, by their beginnings: the last word of a
@@ -461,6 +466,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
       (byBefore.get(id) ?? byBefore.set(id, []).get(id))?.push({ key: word, value });
     }
   }
+  const gluedNames = gluedNamesOf(aliasPatterns, vocabulary);
   const cutNames = new Map<number, PrefixIndex<CutName>>();
   const cutNameKeys = new Set<number>();
   const wholeLastWords = new Set<number>();
@@ -484,6 +490,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     cutNameKeys,
     wholeLastWords,
     shortLastNames,
+    gluedNames,
     keywords,
     keywordPrefixes,
     cityPrefixes,
@@ -604,4 +611,26 @@ function uniqueFolded(texts: readonly string[]): string[] {
     }
   }
   return out;
+}
+
+/** Fewest letters of a glued name: shorter glued words are as often some other word. */
+export const MIN_GLUED_NAME_LETTERS = 8;
+
+function gluedNamesOf(
+  aliasPatterns: readonly { readonly tokens: readonly string[]; readonly value: AliasRef }[],
+  vocabulary: Vocabulary,
+): Map<string, AliasRef | null> {
+  const glued = new Map<string, AliasRef | null>();
+  for (const p of aliasPatterns) {
+    if (p.tokens.length < 2 || p.value.weak || p.value.brand.imported) continue;
+    const word = p.tokens.join('');
+    // Latin letters and digits only (Arabic words are not glued so), and never a word the engine
+    // reads anyway (an alias written as one word already, a place, a trade word).
+    if (word.length < MIN_GLUED_NAME_LETTERS || !/^[a-z0-9]+$/.test(word) || vocabulary.id(word) >= 0)
+      continue;
+    const seen = glued.get(word);
+    if (seen === undefined) glued.set(word, p.value);
+    else if (seen !== null && seen.brand.family !== p.value.brand.family) glued.set(word, null);
+  }
+  return glued;
 }

@@ -55,8 +55,12 @@ export class Vocabulary {
   /** The characters of every word, one after another; word `id` starts at `offsets[id]`. */
   private chars = new Uint16Array(8192);
   private offsets = new Int32Array(1025);
-  /** Open addressing, two numbers per slot: the word's hash and its id + 1 (0 = empty); at most half full. */
-  private slots = new Int32Array(2048);
+  /**
+   * Open addressing, four numbers per slot: the word's hash, its id + 1 (0 = empty), where its
+   * characters start and its length; at most half full. The word's place is in the slot so that a
+   * lookup reads one slot and the characters, not also the offsets.
+   */
+  private slots = new Int32Array(4096);
   private sealed = false;
   private longest = 0;
 
@@ -84,15 +88,14 @@ export class Vocabulary {
 
   /** The id of `text.slice(start, end)`, whose `wordHash` the caller computed, without slicing it. */
   idAt(text: string, start: number, end: number, hash: number): number {
-    const { slots, chars, offsets } = this;
-    const mask = (slots.length >> 1) - 1;
+    const { slots, chars } = this;
+    const mask = (slots.length >> 2) - 1;
     const length = end - start;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const entry = slots[2 * slot + 1] as number;
+      const entry = slots[4 * slot + 1] as number;
       if (entry === 0) return UNKNOWN_WORD;
-      if (slots[2 * slot] !== hash) continue;
-      const at = offsets[entry - 1] as number;
-      if ((offsets[entry] as number) - at !== length) continue;
+      if (slots[4 * slot] !== hash || slots[4 * slot + 3] !== length) continue;
+      const at = slots[4 * slot + 2] as number;
       let k = 0;
       while (k < length && chars[at + k] === text.charCodeAt(start + k)) k++;
       if (k === length) return entry - 1;
@@ -141,18 +144,20 @@ export class Vocabulary {
     }
     for (let k = 0; k < word.length; k++) this.chars[at + k] = word.charCodeAt(k);
     this.offsets[id + 1] = at + word.length;
-    if (this.count * 4 > this.slots.length) this.rehash(this.slots.length * 2);
+    if (this.count * 8 > this.slots.length) this.rehash(this.slots.length * 2);
     else this.place(id);
     return id;
   }
 
   private place(id: number): void {
     const hash = wordHash(this.words[id] as string);
-    const mask = (this.slots.length >> 1) - 1;
+    const mask = (this.slots.length >> 2) - 1;
     let slot = hash & mask;
-    while (this.slots[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
-    this.slots[2 * slot] = hash;
-    this.slots[2 * slot + 1] = id + 1;
+    while (this.slots[4 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    this.slots[4 * slot] = hash;
+    this.slots[4 * slot + 1] = id + 1;
+    this.slots[4 * slot + 2] = this.offsets[id] as number;
+    this.slots[4 * slot + 3] = (this.words[id] as string).length;
   }
 
   private rehash(size: number): void {

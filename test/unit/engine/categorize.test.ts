@@ -635,6 +635,13 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     expect(credit.category.id).toBe('9');
   });
 
+  it("a bank's city cut by the field width is no payee beside it: the bank keeps its brand", () => {
+    expect(enrich({ raw_description: 'BARCLAYS BANK LOND', country: 'GB' }).brand?.name).toBe('Barclays');
+    expect(enrich({ raw_description: 'BARCLAYS BANK LONDO', country: 'GB' }).brand?.name).toBe('Barclays');
+    // Three letters say too little to be a city.
+    expect(enrich({ raw_description: 'BARCLAYS BANK LON', country: 'GB' }).brand).toBeNull();
+  });
+
   it('an alert whose merchant part is only a place and a code is a purchase when it says so', () => {
     // The ATM reading is for texts that print only where the machine stands.
     expect(enrich({ raw_description: 'VISA1234 12:05 5000r MINSK BLR', country: 'BY' }).sub_category.id).toBe(

@@ -1022,3 +1022,45 @@ describe('Gulf and CIS local chains', () => {
     expect(brandOf('SKYNET', { country: 'AE' })).toBeNull();
   });
 });
+
+describe('a curated name of several words glued into one word', () => {
+  it('is the brand when the glued word spells its name exactly', () => {
+    const e = enrich({ raw_description: 'KKSUPERMART', country: 'MY' });
+    expect(slugOf(snapshot, e)).toBe('kk-super-mart');
+    expect(e.reasons.brand).toBe('glued-name:"kksupermart"~"KK Super Mart"');
+    expect(brandOf('POS 4411 MKRESTAURANTS BANGKOK TH', { country: 'TH' })).toBe('mk-restaurants');
+  });
+
+  it('is the brand with the city or country glued after it too', () => {
+    expect(brandOf('KKSUPERMARTMY', { country: 'MY' })).toBe('kk-super-mart');
+  });
+
+  it("splits off the account's own country code glued after a curated name's last word", () => {
+    expect(brandOf('BENGAWAN SOLOSG', { country: 'SG' })).toBe('bengawan-solo');
+    expect(brandOf('ZUS COFFEEMY', { country: 'MY' })).toBe('zus-coffee');
+    // Another country's code there is as likely the word's own ending.
+    expect(brandOf('BENGAWAN SOLOSG', { country: 'AE' })).toBeNull();
+    expect(brandOf('ZUS COFFEEMY', { country: 'SG' })).toBeNull();
+  });
+
+  it('is no brand where the brand does not trade or the MCC names another trade', () => {
+    expect(brandOf('KKSUPERMART', { country: 'AE' })).toBeNull();
+    expect(brandOf('KKSUPERMART', { country: 'MY', mcc: '5541' })).toBeNull();
+  });
+
+  it('is no brand for glued ordinary words that spell no curated name', () => {
+    expect(brandOf('SUPERMARKETDUBAI')).toBeNull();
+    expect(brandOf('GOLDENGATE')).toBeNull();
+  });
+
+  it('holds only curated strong names of two words or more, never a word the engine knows', () => {
+    for (const [word, alias] of snapshot.gluedNames) {
+      expect(word).toMatch(/^[a-z0-9]{8,}$/);
+      expect(snapshot.vocabulary.id(word)).toBeLessThan(0);
+      if (alias === null) continue;
+      expect(alias.brand.imported).toBe(false);
+      expect(alias.weak).toBe(false);
+      expect(alias.tokens).toBeGreaterThanOrEqual(2);
+    }
+  });
+});
