@@ -97,7 +97,14 @@ export function matchBrand(
   }
   // `TINKOFF <a biller>`: a bank's name beside a name the catalog does not know carried the payment
   // to it (the bank's online payments), as a gateway does; the bank's own lines name only the bank.
-  if (best && !best.mccAgrees && isBank(best.alias.brand) && namesAnotherPayee(best.alias, text, snapshot))
+  // Not when those words begin the bank's own longer name, cut by the field (`TINKOFF CREDIT SYS`).
+  if (
+    best &&
+    !best.mccAgrees &&
+    isBank(best.alias.brand) &&
+    cut?.match.brand.family !== best.alias.brand.family &&
+    namesAnotherPayee(best.alias, text, snapshot)
+  )
     return null;
   if (best) {
     let confidence = best.alias.weak ? 0.8 : best.alias.tokens > 1 || best.alias.chars >= 6 ? 0.95 : 0.9;

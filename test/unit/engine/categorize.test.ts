@@ -642,6 +642,11 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     expect(enrich({ raw_description: 'BARCLAYS BANK LON', country: 'GB' }).brand).toBeNull();
   });
 
+  it("words beginning the bank's own longer name, cut by the field width, are no payee either", () => {
+    expect(enrich({ raw_description: 'TINKOFF CREDIT SYS', country: 'RU' }).brand?.name).toBe('T-Bank');
+    expect(enrich({ raw_description: 'TINKOFF ZHKU', country: 'RU' }).brand).toBeNull();
+  });
+
   it('an alert whose merchant part is only a place and a code is a purchase when it says so', () => {
     // The ATM reading is for texts that print only where the machine stands.
     expect(enrich({ raw_description: 'VISA1234 12:05 5000r MINSK BLR', country: 'BY' }).sub_category.id).toBe(
