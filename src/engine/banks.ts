@@ -20,6 +20,16 @@ export function isBank(brand: BrandEntry): boolean {
   return brand.sub_category_id === OTHER_FINANCIAL && BANK_MCCS.some((m) => brand.mccs.has(m));
 }
 
+/**
+ * A bank with cash machines of its own (MCC 6011, automated cash disbursement): its name and a
+ * place, or `CASH`, is one of its machines paying out. An app-only bank or wallet has none.
+ */
+export function hasCashMachines(brand: BrandEntry): boolean {
+  return brand.mccs.has(CASH_MACHINE_MCC);
+}
+
+const CASH_MACHINE_MCC = '6011';
+
 /** `CASH HALIFAX 23DEC`: UK statements print a cash machine withdrawal as the word and the bank. */
 export const CASH_WORDS: ReadonlySet<string> = new Set([
   'cash',

@@ -5,7 +5,7 @@
  */
 import type { RuleKind } from '../data/schemas.js';
 import type { TokenMatch } from './automaton.js';
-import { CASH_WORDS, isBank, OTHER_FINANCIAL } from './banks.js';
+import { CASH_WORDS, hasCashMachines, isBank, OTHER_FINANCIAL } from './banks.js';
 import { chooseLine } from './lines.js';
 import type { BrandMatch } from './match.js';
 import { modelDecision } from './merchant-type.js';
@@ -391,12 +391,12 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
     // A debit from a bank with nothing else said (an invoice, a statement line) is the bank's charge.
     if (direction === 'DEBIT' && isBank(b.brand)) {
       // `CASH HALIFAX 23DEC`: UK statements print a cash machine withdrawal as the word and the bank.
-      if (input.text.tokens.some((t) => CASH_WORDS.has(t))) {
+      if (hasCashMachines(b.brand) && input.text.tokens.some((t) => CASH_WORDS.has(t))) {
         return decided('2-1', Math.min(0.9, b.confidence), `brand:${b.brand.slug}+cash`, 'atm_withdrawal');
       }
       // `CIB MAADI`, `QNB DOHA`: the bank's name and where its machine stands; a bank's own charge
       // names no place.
-      if (onlyNameAndPlace(input.text, b.alias)) {
+      if (hasCashMachines(b.brand) && onlyNameAndPlace(input.text, b.alias)) {
         return decided('2-1', Math.min(0.8, b.confidence), `brand:${b.brand.slug}+place`, 'atm_withdrawal');
       }
       // `CITI CARD ONLINE PAYMENT`, `BK OF AMER VISA ONLINE PMT`, `NATWEST CREDIT CARD`: paying the

@@ -668,6 +668,20 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     const fee = enrich({ raw_description: 'HALIFAX BANK 23DEC', country: 'GB' });
     expect(fee.sub_category.id).toBe('1-1');
   });
+
+  it('an app-only bank or wallet named with a city is no cash machine: it has none', () => {
+    const machine = enrich({ raw_description: 'NAVY FEDERAL NEW YORK', country: 'US' });
+    expect(machine.rule).toBe('atm_withdrawal');
+    for (const [text, country, brand] of [
+      ['HELLOBRIGIT NEW YORK', 'US', 'Brigit'],
+      ['PAPARA ISTANBUL', 'TR', 'Papara'],
+      ['WIO BANK DUBAI', 'AE', 'Wio Bank'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(e.rule, text).not.toBe('atm_withdrawal');
+      expect(e.brand?.name, text).toBe(brand);
+    }
+  });
 });
 
 describe('a buy-now-pay-later provider’s instalment is its own business, not a loan', () => {
