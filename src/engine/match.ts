@@ -888,7 +888,9 @@ function gluedMatch(
 function gluedBeforePlace(word: string, snapshot: Snapshot): AliasRef | null | undefined {
   if (!LATIN_WORD.test(word)) return undefined;
   const vocabulary = snapshot.vocabulary;
-  for (let k = word.length - 2; k >= MIN_GLUED_NAME_LETTERS; k--) {
+  // The place is a known word, so no longer than the longest one: a long token costs no more.
+  const first = Math.max(MIN_GLUED_NAME_LETTERS, word.length - vocabulary.maxWordLength);
+  for (let k = word.length - 2; k >= first; k--) {
     const place = vocabulary.idAt(word, k, word.length, wordHash(word, k, word.length));
     if ((vocabulary.flags(place) & PLACE) === 0) continue;
     const alias = snapshot.gluedNames.get(word.slice(0, k));
