@@ -204,6 +204,15 @@ export const rulesSchema = z.object({
    * parcel; `GOLD`, `WATCH`, `POST`). Each must be one of the keywords' words.
    */
   trade_modifiers: z.array(z.string().min(1)).default([]),
+  /**
+   * Places that house other trades: beside one of those trades' words the text names the tenant
+   * (`HOTEL BAR` is a bar, `HOSPITAL PHARMACY` a pharmacy), beside any other trade the place
+   * (`RESORT & SPA` is a hotel). `words` must be keywords; `tenant_trades` are sub-category or
+   * category ids.
+   */
+  venues: z
+    .object({ words: z.array(z.string().min(1)), tenant_trades: z.array(z.string().min(1)) })
+    .default({ words: [], tenant_trades: [] }),
 });
 export type Rules = z.infer<typeof rulesSchema>;
 

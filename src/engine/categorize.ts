@@ -604,15 +604,22 @@ function findKeyword(text: NormalizedText, snapshot: Snapshot): FoundKeyword | n
   );
   // A trade word before a modifier before a word any seller uses; then the longest; then the first.
   let best: TokenMatch<KeywordRef> | null = null;
+  let tenant: TokenMatch<KeywordRef> | null = null;
   for (const m of matches) {
-    if (
-      !best ||
-      m.value.rank < best.value.rank ||
-      (m.value.rank === best.value.rank && m.value.tokens > best.value.tokens)
-    )
-      best = m;
+    if (better(m, best)) best = m;
+    if (m.value.tenant && better(m, tenant)) tenant = m;
   }
+  // A place's word beside a trade it houses names the tenant: `HOTEL BAR`, `HOSPITAL PHARMACY`.
+  if (best?.value.venue && tenant) return tenant.value;
   return best?.value ?? cutKeyword(text, snapshot);
+}
+
+function better(m: TokenMatch<KeywordRef>, than: TokenMatch<KeywordRef> | null): boolean {
+  return (
+    !than ||
+    m.value.rank < than.value.rank ||
+    (m.value.rank === than.value.rank && m.value.tokens > than.value.tokens)
+  );
 }
 
 /**

@@ -115,6 +115,10 @@ export interface KeywordRef {
    * `trading`).
    */
   readonly rank: number;
+  /** A place that houses other trades (`venues` in rules.json): `HOTEL`, `HOSPITAL`, `MUSEUM`. */
+  readonly venue: boolean;
+  /** A trade a venue houses (`venues.tenant_trades`): beside a venue's word it names the merchant. */
+  readonly tenant: boolean;
 }
 
 /** The rank of a word any seller uses (`any_seller` in rules.json). */
@@ -365,11 +369,21 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     }),
   );
   const modifiers = new Set(data.rules.trade_modifiers.map((w) => tokenize(w).join(' ')));
+  const venueWords = new Set(data.rules.venues.words.map((w) => tokenize(w).join(' ')));
+  const tenantTrades = new Set(data.rules.venues.tenant_trades);
   const keywordPatterns = data.rules.keywords.flatMap((k) =>
     k.words.flatMap((word) => {
       const tokens = tokenize(word);
       const rank = k.any_seller ? ANY_SELLER_RANK : modifiers.has(tokens.join(' ')) ? 1 : 0;
-      const value = { sub_category_id: k.sub_category_id, word, tokens: tokens.length, rank };
+      const sub = k.sub_category_id;
+      const value = {
+        sub_category_id: sub,
+        word,
+        tokens: tokens.length,
+        rank,
+        venue: venueWords.has(tokens.join(' ')),
+        tenant: rank === 0 && (tenantTrades.has(sub) || tenantTrades.has(sub.split('-')[0] as string)),
+      };
       return spellingsOf(word).flatMap((s) => withArabicArticles(s).map((t) => ({ tokens: t, value })));
     }),
   );

@@ -384,6 +384,16 @@ describe('intermediaries, rules and locations', () => {
     expect(empty).toEqual([]);
   });
 
+  it('every venue word is one of the keywords, and every tenant trade a known category or sub-category', () => {
+    const words = new Set(data.rules.keywords.flatMap((k) => k.words.map((w) => tokenize(w).join(' '))));
+    expect(data.rules.venues.words.length).toBeGreaterThan(0);
+    expect(data.rules.venues.words.filter((w) => !words.has(tokenize(w).join(' ')))).toEqual([]);
+    const ids = new Set(
+      data.taxonomy.categories.flatMap((c) => [c.id, ...c.sub_categories.map((s) => s.id)]),
+    );
+    expect(data.rules.venues.tenant_trades.filter((t) => !ids.has(t))).toEqual([]);
+  });
+
   it('every trade modifier is one of the keywords', () => {
     const words = new Set(data.rules.keywords.flatMap((k) => k.words.map((w) => tokenize(w).join(' '))));
     expect(data.rules.trade_modifiers.length).toBeGreaterThan(0);

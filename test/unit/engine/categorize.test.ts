@@ -1303,6 +1303,32 @@ describe('which keyword names the trade when a text holds several', () => {
     expect(enrich({ raw_description: 'ROYAL THAI' }).sub_category.id).toBe('4-1');
   });
 
+  it('a place that houses other trades yields to the trade it houses, in either order', () => {
+    for (const [text, sub] of [
+      ['CROWN HOTEL BAR', '3-7'],
+      ['GRAND HOTEL BISTRO', '4-1'],
+      ['MEDICAL CENTER PHARMACY', '10-2'],
+      ['CITY HOSPITAL PARKING', '16-1'],
+      ['MUSEUM CAFE', '4-3'],
+      ['صيدلية مستشفى الحياة', '10-2'],
+      ['مطعم فندق الريم', '4-1'],
+    ] as const) {
+      expect(enrich({ raw_description: text, country: 'GB' }).sub_category.id, text).toBe(sub);
+    }
+  });
+
+  it('a place beside a trade it does not house stays the place (`RESORT & SPA` is a hotel)', () => {
+    for (const [text, sub] of [
+      ['PALM RESORT & SPA', '17-1'],
+      ['GRAND HOTEL & CASINO', '17-1'],
+      ['CITY HOSPITAL', '10-1'],
+      // A modifier is no tenant: `club` is a word of several trades.
+      ['BEACH CLUB HOTEL', '17-1'],
+    ] as const) {
+      expect(enrich({ raw_description: text, country: 'AE' }).sub_category.id, text).toBe(sub);
+    }
+  });
+
   it('an ice-cream shop is a sweets shop, not a laboratory', () => {
     for (const text of ['ICE CREAM LAB JBR', 'GELATO CORNER', 'بوظة الشام']) {
       expect(enrich({ raw_description: text, country: 'AE' }).sub_category.id, text).toBe('4-7');
