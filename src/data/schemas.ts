@@ -345,7 +345,11 @@ export const wordsSchema = z.object({
   version: z.string().min(1),
   /** Shorter words are never read as a misspelt brand, so the file leaves them out. */
   min_length: z.number().int().positive(),
-  words: z.array(z.string().regex(/^[a-z]+$/, 'a folded Latin-script word')).min(1),
+  /** Sorted, each once: the engine finds the words a cut word begins by binary search. */
+  words: z
+    .array(z.string().regex(/^[a-z]+$/, 'a folded Latin-script word'))
+    .min(1)
+    .refine((w) => w.every((x, i) => i === 0 || (w[i - 1] as string) < x), 'sorted, each word once'),
 });
 export type Words = z.infer<typeof wordsSchema>;
 

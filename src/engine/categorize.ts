@@ -246,13 +246,21 @@ function namesAPurchase(text: NormalizedText, snapshot: Snapshot): boolean {
  * name's words beside it (a biller paid through the bank) make it no cash machine. A country after
  * a bank's name is more often part of the name (`AL SALAM BANK ALGERIA`).
  */
-function onlyNameAndPlace(text: NormalizedText, alias: string | undefined): boolean {
+function onlyNameAndPlace(text: NormalizedText, alias: string | undefined, snapshot: Snapshot): boolean {
   const merchant = text.merchant();
   if (merchant.trailingCities === 0 || text.merchantTokens.length > 0 || alias === undefined) return false;
   // Every word is the bank's name (`BANK MUSCAT RUWI` keeps `BANK`: Muscat is also the city).
   const own = tokenize(alias);
   const glued = own.join('');
-  return merchant.merchantKey.split(' ').every((w) => own.includes(w) || w === glued);
+  if (!merchant.merchantKey.split(' ').every((w) => own.includes(w) || w === glued)) return false;
+  // A city of the name's own is no place of a machine (`NATIONAL BANK OF FUJAIRAH` is the bank,
+  // `BANK MUSCAT RUWI` its machine in Ruwi).
+  const [start, end] = text.segment;
+  for (let i = start; i < end; i++) {
+    const t = text.tokens[i] as string;
+    if (!own.includes(t) && snapshot.vocabulary.is(t, WORD.city)) return true;
+  }
+  return false;
 }
 
 /** A keyword that is also a word printed around names (`DR` is a doctor and a debit) says no trade. */
@@ -396,7 +404,7 @@ export function categorize(input: CategorizeInput, snapshot: Snapshot): Category
       }
       // `CIB MAADI`, `QNB DOHA`: the bank's name and where its machine stands; a bank's own charge
       // names no place.
-      if (hasCashMachines(b.brand) && onlyNameAndPlace(input.text, b.alias)) {
+      if (hasCashMachines(b.brand) && onlyNameAndPlace(input.text, b.alias, snapshot)) {
         return decided('2-1', Math.min(0.8, b.confidence), `brand:${b.brand.slug}+place`, 'atm_withdrawal');
       }
       // `CITI CARD ONLINE PAYMENT`, `BK OF AMER VISA ONLINE PMT`, `NATWEST CREDIT CARD`: paying the

@@ -12,6 +12,7 @@ import {
   wholeLastKey,
   type AliasRef,
   type BrandEntry,
+  type CutName,
   type KeywordRef,
   type PatternRef,
   type Snapshot,
@@ -118,6 +119,8 @@ export function matchBrand(
       alias: best.alias.text,
     };
   }
+  const dropped = droppedTailMatch(text, mcc, country, snapshot);
+  if (dropped) return dropped;
   const glued = gluedMatch(text, mcc, country, snapshot);
   if (glued) return glued;
   const fuzzy = fuzzyMatch(text, mcc, country, snapshot);
@@ -823,6 +826,56 @@ function cutNameMatch(
     source: fromMerchant ? 'merchant_name' : 'description',
     start,
     end,
+  };
+}
+
+/**
+ * A long curated name whose last words the field width dropped whole (`ABU DHABI COMMERCIAL` of
+ * `ABU DHABI COMMERCIAL BANK`): the description ends with the name's first words, the last of them
+ * a long one, enough letters to be no one else's, and the names that begin so are one family's.
+ */
+function droppedTailMatch(
+  text: NormalizedText,
+  mcc: string,
+  country: string,
+  snapshot: Snapshot,
+): BrandMatch | null {
+  const { tokens, ids } = text;
+  const from = text.segment[0];
+  // After the cut name only what the bank's later fields print (a place, a code); the bank's
+  // merchant-name field is read apart.
+  if (text.merchantTokens.length > 0) return null;
+  let j = text.segment[1] - 1;
+  while (j > from && isTail(tokens[j] as string, ids[j] as number, snapshot)) j--;
+  if (j - 1 < from) return null;
+  const word = tokens[j] as string;
+  const before = ids[j - 1] as number;
+  if (before < 0 || word.length < 2 || !snapshot.cutNameKeys.has(cutNameKey(before, word))) return null;
+  let found: CutName | null = null;
+  for (const c of snapshot.cutNames.get(before)?.exactly(word) ?? []) {
+    if (!c.inner || letters(c.head) + word.length < INNER_CUT_LETTERS) continue;
+    if (!headAt(tokens, j - c.head.length, from, c.head)) continue;
+    if (found && found.alias.brand.family !== c.alias.brand.family) return null;
+    found ??= c;
+  }
+  if (!found) return null;
+  const { alias, head } = found;
+  const brand = alias.brand;
+  // The words are a whole name of the family's too, which the alias rules set aside here (a mall
+  // after a trade is the shop's address: `FOOD COURT RIYADH GALLERY`).
+  const start = j - head.length;
+  if (
+    text.hits.aliases.some(
+      (m) => m.start === start && m.end === j + 1 && m.value.brand.family === brand.family,
+    )
+  )
+    return null;
+  if (mcc !== '' && brand.mccs.size > 0 && !brand.mccs.has(mcc)) return null;
+  if (brand.countries !== null && !brand.countries.has(country)) return null;
+  return {
+    brand,
+    confidence: 0.75,
+    reason: `cut-name:"${[...head, word].join(' ')}"~"${alias.text}"`,
   };
 }
 

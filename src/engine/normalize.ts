@@ -298,13 +298,29 @@ function splitGlued(text: string, snapshot: Snapshot, country: string): Words {
 
 function splitOf(token: string, snapshot: Snapshot, country: string): [string, string] | null {
   const split = splitDigits(token) ?? splitToken(token, snapshot.vocabulary, snapshot.splitLefts, country);
-  // An ordinary word is one word: `MINIBUS` is not `MINI` + `BUS`; nor is a trade word cut by the
-  // field width (`HARDWAR`, `CAFETER`). Asked only of the rare token that splits, so the word lists
-  // cost the common path nothing.
+  // An ordinary word is one word: `MINIBUS` is not `MINI` + `BUS`; nor is a trade word or another
+  // ordinary word cut by the field width (`HARDWAR`, `CAFETER`, `COMMERC`). Asked only of the rare
+  // token that splits, so the word lists cost the common path nothing.
   if (!split || splitDigits(token)) return split;
-  return snapshot.ordinaryWords.has(token) || snapshot.keywordPrefixes.longerThan(token).length > 0
+  return snapshot.ordinaryWords.has(token) ||
+    snapshot.keywordPrefixes.longerThan(token).length > 0 ||
+    beginsALongerWord(snapshot.sortedOrdinaryWords, token)
     ? null
     : split;
+}
+
+/** Some word of the sorted list is longer than `token` and begins with it. */
+export function beginsALongerWord(sorted: readonly string[], token: string): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as string) <= token) lo = mid + 1;
+    else hi = mid;
+  }
+  // The first word after `token` in order is the first that could begin with it.
+  const next = sorted[lo];
+  return next !== undefined && next.startsWith(token);
 }
 
 const LETTERS_THEN_DIGITS = /^([a-z]{3,})(\d{3,}[a-z0-9]*)$/;

@@ -13,6 +13,28 @@ export class PrefixIndex<T> {
 
   /** Values whose key starts with `prefix` and is longer than it. */
   longerThan(prefix: string): T[] {
+    const found: T[] = [];
+    for (let i = this.firstFrom(prefix); i < this.sorted.length; i++) {
+      const entry = this.sorted[i] as { key: string; value: T };
+      if (!entry.key.startsWith(prefix)) break;
+      if (entry.key !== prefix) found.push(entry.value);
+    }
+    return found;
+  }
+
+  /** Values whose key is `key`. */
+  exactly(key: string): T[] {
+    const found: T[] = [];
+    for (let i = this.firstFrom(key); i < this.sorted.length; i++) {
+      const entry = this.sorted[i] as { key: string; value: T };
+      if (entry.key !== key) break;
+      found.push(entry.value);
+    }
+    return found;
+  }
+
+  /** Where the first key not before `prefix` stands. */
+  private firstFrom(prefix: string): number {
     let lo = 0;
     let hi = this.sorted.length;
     while (lo < hi) {
@@ -20,12 +42,6 @@ export class PrefixIndex<T> {
       if ((this.sorted[mid] as { key: string }).key < prefix) lo = mid + 1;
       else hi = mid;
     }
-    const found: T[] = [];
-    for (let i = lo; i < this.sorted.length; i++) {
-      const entry = this.sorted[i] as { key: string; value: T };
-      if (!entry.key.startsWith(prefix)) break;
-      if (entry.key !== prefix) found.push(entry.value);
-    }
-    return found;
+    return lo;
   }
 }

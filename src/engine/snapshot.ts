@@ -217,6 +217,8 @@ export interface Snapshot {
    * 34,000 more words in the vocabulary would slow every token's lookup.
    */
   readonly ordinaryWords: ReadonlySet<string>;
+  /** The same words sorted (as data/words.json holds them), for the words a cut word begins. */
+  readonly sortedOrdinaryWords: readonly string[];
   /** Words that name a line of business (`fuel`, `محطة`, `duty free`), valued by line id. */
   readonly lineWords: TokenAutomaton<string>;
   /**
@@ -522,6 +524,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     notNameWords: new Set(rules.not_name_words.flatMap((w) => tokenize(w))),
     lineWords,
     ordinaryWords: new Set(data.words.words),
+    sortedOrdinaryWords: data.words.words,
     neighbours: neighboursOf(data.locations.markets),
     ticketAirlines,
   });

@@ -518,10 +518,22 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
       ['ALFA-BANK MOSCOW', 'RU'],
       ['BELINVESTBANK MINSK', 'BY'],
       ['BANK MUSCAT RUWI', 'OM'],
+      ['NATIONAL BANK OF FUJAIRAH DUBAI', 'AE'],
     ] as const) {
       const e = enrich({ raw_description: text, country });
       expect(e.sub_category.id, text).toBe('2-1');
       expect(e.brand, text).toBeNull();
+    }
+  });
+
+  it("a city in the bank's own name is no machine's place: the name alone is the bank", () => {
+    for (const [text, country, slug] of [
+      ['NATIONAL BANK OF FUJAIRAH', 'AE', 'national-bank-of-fujairah'],
+      ['BANK MUSCAT', 'OM', 'bank-muscat'],
+    ] as const) {
+      const e = enrich({ raw_description: text, country });
+      expect(e.sub_category.id, text).toBe('1-1');
+      expect(slugOf(snapshot, e), text).toBe(slug);
     }
   });
 

@@ -505,6 +505,20 @@ describe('a name whose last word the field width cut off', () => {
     expect(brandOf('MATAHARI DEPAR', { country: 'ID' })).toBeNull();
   });
 
+  it('or the field cut the name at a word boundary, its later words dropped whole', () => {
+    expect(brandOf('ABU DHABI COMMERCIAL', { country: 'AE' })).toBe('adcb');
+    // The bank's later fields (a city, a country, a code) may follow.
+    expect(brandOf('ABU DHABI COMMERCIAL DUBAI AE', { country: 'AE' })).toBe('adcb');
+    expect(brandOf('ALEXANDRIA NEW MEDICAL', { country: 'EG' })).toBe('alexandria-new-medical-center');
+  });
+
+  it('not when the words left begin names of several families, or the brand is not in the country', () => {
+    expect(brandOf('EMIRATES NATIONAL', { country: 'AE' })).toBeNull();
+    expect(brandOf('ABU DHABI COMMERCIAL', { country: 'EG' })).toBeNull();
+    // Too few letters left to be no one else's.
+    expect(brandOf('MATAHARI DEPAR', { country: 'ID' })).toBeNull();
+  });
+
   it('needs the cut at the end of the name, two letters left of the word, and the brand’s country', () => {
     expect(brandOf('BURGER KIN WEST CAFE', { country: 'US' })).toBeNull();
     expect(brandOf('BURGER K', { country: 'US' })).toBeNull();

@@ -20,4 +20,10 @@ describe('PrefixIndex', () => {
     expect(index.longerThan('zzz')).toEqual([]);
     expect(index.longerThan('armacy')).toEqual([]);
   });
+
+  it('finds the values of a key itself apart', () => {
+    expect(index.exactly('super')).toEqual(['super']);
+    expect(index.exactly('pharmac')).toEqual([]);
+    expect(index.exactly('zzz')).toEqual([]);
+  });
 });
