@@ -205,6 +205,11 @@ export const rulesSchema = z.object({
    */
   trade_modifiers: z.array(z.string().min(1)).default([]),
   /**
+   * Legal forms of a sole proprietor (`ИП`, `ФОП`, `ЧП`): the law registers such a business under its
+   * owner's name (`ИП ПЕТРОВА А.В.`), and a person's name says nothing of the trade.
+   */
+  sole_proprietor_forms: z.array(z.string().min(1)).default([]),
+  /**
    * Places that house other trades: beside one of those trades' words the text names the tenant
    * (`HOTEL BAR` is a bar, `HOSPITAL PHARMACY` a pharmacy), beside any other trade the place
    * (`RESORT & SPA` is a hotel). `words` must be keywords; `tenant_trades` are sub-category or

@@ -116,9 +116,53 @@ export interface ModelDecision {
   readonly reason: string;
 }
 
+/** An East Slavic patronymic in Latin letters (`vladimirovna`, `ivanovych`), or a Kazakh one (`uly`). */
+const PATRONYMIC = /^[a-z]{3,}(?:vich|vych|ich|vna|ichna|ivna|uly|kyzy)$/;
+/** Words a name never is: trade and rule words; places and filler words are read past. */
+const NOT_A_NAME = WORD.term;
+const READ_PAST = WORD.noise | WORD.country | WORD.city | WORD.region;
+
+/**
+ * Whether the merchant's words are a sole proprietor's legal form and its owner's name only
+ * (`ИП ПЕТРОВА А.В.`, `FOP SHEVCHENKO TARAS IVANOVYCH`): a surname (or two) with initials, or a
+ * full name ending in a patronymic, says it is a person. A name is no trade word, and read as one it
+ * pulls the model anywhere (`petrova` towards petrol). The bank's merchant name is read when it has
+ * one, else the description's merchant part.
+ */
+export function namesOnlyAnOwner(text: NormalizedText, snapshot: Snapshot): boolean {
+  const forms = snapshot.soleProprietorForms;
+  const vocabulary = snapshot.vocabulary;
+  const [start, end] = text.segment;
+  // A form that is also a filler word (`FOP`, like `OOO`) may stand just before the merchant part.
+  const from = start > 0 && forms.has(text.tokens[start - 1] as string) ? start - 1 : start;
+  const merchant = text.merchantTokens.length > 0;
+  const tokens = merchant ? text.merchantTokens : text.tokens.slice(from, end);
+  const ids = merchant ? text.merchantIds : text.ids.slice(from, end);
+  const form = tokens.findIndex((t) => !DIGITS_ONLY.test(t));
+  if (form < 0 || !forms.has(tokens[form] as string)) return false;
+  let names = 0;
+  let initials = false;
+  let patronymic = false;
+  for (let i = form + 1; i < tokens.length; i++) {
+    const t = tokens[i] as string;
+    const flags = vocabulary.flags(ids[i] as number);
+    if (DIGITS_ONLY.test(t) || CODE.test(t)) continue;
+    if (t.length === 1) initials = true;
+    else if ((flags & NOT_A_NAME) !== 0) return false;
+    else if ((flags & READ_PAST) !== 0) continue;
+    else {
+      names++;
+      patronymic = PATRONYMIC.test(t);
+    }
+  }
+  return names > 0 && ((initials && names <= 2) || (patronymic && names <= 3));
+}
+
 /** The model's decision for a transaction that no brand, rule or MCC decided, or null without a model. */
 export function modelDecision(text: NormalizedText, snapshot: Snapshot): ModelDecision | null {
   const model = snapshot.model;
+  if (model && namesOnlyAnOwner(text, snapshot))
+    return { sub_category_id: null, confidence: 0, reason: `model:${model.id}:declined owner-name` };
   const verdict = classifyMerchant(text, snapshot);
   if (!model || !verdict) return null;
   const p = Math.round(verdict.probability * 100) / 100;

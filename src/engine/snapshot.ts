@@ -219,6 +219,8 @@ export interface Snapshot {
   readonly ordinaryWords: ReadonlySet<string>;
   /** The same words sorted (as data/words.json holds them), for the words a cut word begins. */
   readonly sortedOrdinaryWords: readonly string[];
+  /** A sole proprietor's legal form, folded (`ip`, `fop`): what follows is its owner's name. */
+  readonly soleProprietorForms: ReadonlySet<string>;
   /** Words that name a line of business (`fuel`, `محطة`, `duty free`), valued by line id. */
   readonly lineWords: TokenAutomaton<string>;
   /**
@@ -525,6 +527,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     lineWords,
     ordinaryWords: new Set(data.words.words),
     sortedOrdinaryWords: data.words.words,
+    soleProprietorForms: new Set(data.rules.sole_proprietor_forms.flatMap((w) => tokenize(w))),
     neighbours: neighboursOf(data.locations.markets),
     ticketAirlines,
   });

@@ -394,6 +394,14 @@ describe('intermediaries, rules and locations', () => {
     expect(data.rules.venues.tenant_trades.filter((t) => !ids.has(t))).toEqual([]);
   });
 
+  it("every sole proprietor's legal form is one word, and no keyword (a trade word must stay one)", () => {
+    const forms = data.rules.sole_proprietor_forms;
+    expect(forms.length).toBeGreaterThan(0);
+    expect(forms.filter((f) => tokenize(f).length !== 1)).toEqual([]);
+    const words = new Set(data.rules.keywords.flatMap((k) => k.words.map((w) => tokenize(w).join(' '))));
+    expect(forms.filter((f) => words.has(tokenize(f).join(' ')))).toEqual([]);
+  });
+
   it('every trade modifier is one of the keywords', () => {
     const words = new Set(data.rules.keywords.flatMap((k) => k.words.map((w) => tokenize(w).join(' '))));
     expect(data.rules.trade_modifiers.length).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadReferenceData } from '../../../src/data/load.js';
-import { merchantTypeWords, modelDecision } from '../../../src/engine/merchant-type.js';
+import { merchantTypeWords, modelDecision, namesOnlyAnOwner } from '../../../src/engine/merchant-type.js';
 import { normalizeText } from '../../../src/engine/normalize.js';
 import { buildSnapshot, type Snapshot } from '../../../src/engine/snapshot.js';
 import { enrichOne } from './fixtures.js';
@@ -82,6 +82,29 @@ describe('modelDecision and categorize', () => {
     expect(
       enrichOne(snapshot, { raw_description: 'SAYDALIYAT AL SHIFA', mcc: '5812' }).reasons.category,
     ).toBe('mcc:5812');
+  });
+
+  it("declines a sole proprietor's owner name: a person's name is no trade word", () => {
+    const owner = (description: string, merchant = ''): boolean =>
+      namesOnlyAnOwner(normalizeText(description, merchant, snapshot), snapshot);
+    // Initials or a patronymic after the legal form, in Cyrillic or Latin letters, with filler around.
+    expect(owner('IP PETROVA A.V.')).toBe(true);
+    expect(owner('ИП Петрова Анна Владимировна')).toBe(true);
+    expect(owner('POS FOP SHEVCHENKO TARAS IVANOVYCH')).toBe(true);
+    expect(owner('', 'ЧП Коваленко О.')).toBe(true);
+    // A surname alone may be a shop's name; a trade word or more words name more than a person.
+    expect(owner('IP IVANOV')).toBe(false);
+    expect(owner('IP SIDOROV A A AVTOSERVIS SHINOMONTAZH')).toBe(false);
+    expect(owner('ROMASHKA A.V.')).toBe(false);
+    const e = enrichOne(snapshot, { raw_description: 'IP PETROVA A.V.' });
+    expect(e.category.name).toBe('Miscellaneous');
+    expect(e.reasons.category).toMatch(
+      /^fallback:miscellaneous; model:merchant-type@[0-9a-f]{8}:declined owner-name$/,
+    );
+    // A trade word beside the owner's name still names the trade (a keyword, before the model).
+    expect(enrichOne(snapshot, { raw_description: 'IP PETROVA A.V. PEKARNYA' }).category.name).toBe(
+      'Food and Beverages',
+    );
   });
 
   it('gives no answer without words to read', () => {
