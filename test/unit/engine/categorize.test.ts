@@ -1666,3 +1666,14 @@ describe('corner shops of US statements', () => {
     ]);
   });
 });
+
+describe('trade words of the region outside English', () => {
+  it('names a dry cleaner and a kindergarten in Gulf Arabic and in Maghreb French', () => {
+    expectKeywordAnswers([
+      ['مصبغة النجمة', 'SA', '7-3'],
+      ['PRESSING DU CENTRE CASABLANCA', 'MA', '7-3'],
+      ['روضة الأطفال النموذجية', 'SA', '12-4'],
+      ['CRECHE LES PETITS', 'TN', '12-4'],
+    ]);
+  });
+});

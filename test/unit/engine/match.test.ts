@@ -133,6 +133,14 @@ describe('weak aliases (ordinary words such as NEXT) need a second signal', () =
     expect(brandOf('XQZW NEXT')).toBeNull();
   });
 
+  it('a word many shops of a region name themselves by is weak: ATTAR AL HARAMAIN is no railway', () => {
+    // `Al Haramain` (the two holy mosques) names perfumers, hotels and shops across Saudi Arabia.
+    expect(brandOf('ATTAR AL HARAMAIN', { country: 'SA' })).toBeNull();
+    expect(brandOf('AL HARAMAIN PERFUMES', { country: 'SA' })).toBe('al-haramain-perfumes');
+    expect(brandOf('HARAMAIN', { country: 'SA' })).toBe('haramain-railway');
+    expect(brandOf('HARAMAIN HIGH SPEED RAIL JEDDAH', { country: 'SA' })).toBe('haramain-railway');
+  });
+
   it('rejects a weak alias alone in a country the brand does not trade in', () => {
     expect(brandOf('NEXT', { country: 'AQ' })).toBeNull();
   });
