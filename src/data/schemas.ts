@@ -350,7 +350,7 @@ export const wordsSchema = z.object({
   version: z.string().min(1),
   /** Shorter words are never read as a misspelt brand, so the file leaves them out. */
   min_length: z.number().int().positive(),
-  /** Sorted, each once: the engine finds the words a cut word begins by binary search. */
+  /** Sorted, each once, as `npm run data:words` writes them: a diff of the file shows words added or gone. */
   words: z
     .array(z.string().regex(/^[a-z]+$/, 'a folded Latin-script word'))
     .min(1)

@@ -701,7 +701,7 @@ function fuzzyMatch(
     // is not `CAREEM`.
     if (snapshot.vocabulary.is(word, WORD.whole) || snapshot.ordinaryWords.has(word)) return;
     // Nor is the start of a trade word cut by the field width: `LAUNDR` is not `LANDR`.
-    if (snapshot.keywordPrefixes.longerThan(word).length > 0) return;
+    if (snapshot.keywordPrefixes.beginsALonger(word)) return;
     for (const alias of snapshot.fuzzy.lookup(word)) {
       // A slip at the first letter is rare; an edit there finds a brand inside another word
       // (`BASICS` holds `ASICS`).

@@ -303,24 +303,10 @@ function splitOf(token: string, snapshot: Snapshot, country: string): [string, s
   // token that splits, so the word lists cost the common path nothing.
   if (!split || splitDigits(token)) return split;
   return snapshot.ordinaryWords.has(token) ||
-    snapshot.keywordPrefixes.longerThan(token).length > 0 ||
-    beginsALongerWord(snapshot.sortedOrdinaryWords, token)
+    snapshot.keywordPrefixes.beginsALonger(token) ||
+    snapshot.ordinaryWordPrefixes.beginsALonger(token)
     ? null
     : split;
-}
-
-/** Some word of the sorted list is longer than `token` and begins with it. */
-export function beginsALongerWord(sorted: readonly string[], token: string): boolean {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as string) <= token) lo = mid + 1;
-    else hi = mid;
-  }
-  // The first word after `token` in order is the first that could begin with it.
-  const next = sorted[lo];
-  return next !== undefined && next.startsWith(token);
 }
 
 const LETTERS_THEN_DIGITS = /^([a-z]{3,})(\d{3,}[a-z0-9]*)$/;

@@ -22,6 +22,16 @@ export class PrefixIndex<T> {
     return found;
   }
 
+  /** Whether some key starts with `prefix` and is longer than it (without collecting them). */
+  beginsALonger(prefix: string): boolean {
+    for (let i = this.firstFrom(prefix); i < this.sorted.length; i++) {
+      const key = (this.sorted[i] as { key: string }).key;
+      if (!key.startsWith(prefix)) return false;
+      if (key !== prefix) return true;
+    }
+    return false;
+  }
+
   /** Values whose key is `key`. */
   exactly(key: string): T[] {
     const found: T[] = [];

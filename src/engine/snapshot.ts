@@ -217,8 +217,8 @@ export interface Snapshot {
    * 34,000 more words in the vocabulary would slow every token's lookup.
    */
   readonly ordinaryWords: ReadonlySet<string>;
-  /** The same words sorted (as data/words.json holds them), for the words a cut word begins. */
-  readonly sortedOrdinaryWords: readonly string[];
+  /** The same words by their beginnings, for the words a cut word begins. */
+  readonly ordinaryWordPrefixes: PrefixIndex<string>;
   /** A sole proprietor's legal form, folded (`ip`, `fop`): what follows is its owner's name. */
   readonly soleProprietorForms: ReadonlySet<string>;
   /** Words that name a line of business (`fuel`, `محطة`, `duty free`), valued by line id. */
@@ -526,7 +526,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     notNameWords: new Set(rules.not_name_words.flatMap((w) => tokenize(w))),
     lineWords,
     ordinaryWords: new Set(data.words.words),
-    sortedOrdinaryWords: data.words.words,
+    ordinaryWordPrefixes: new PrefixIndex(data.words.words.map((key) => ({ key, value: key }))),
     soleProprietorForms: new Set(data.rules.sole_proprietor_forms.flatMap((w) => tokenize(w))),
     neighbours: neighboursOf(data.locations.markets),
     ticketAirlines,

@@ -21,6 +21,15 @@ describe('PrefixIndex', () => {
     expect(index.longerThan('armacy')).toEqual([]);
   });
 
+  it('tells whether a cut word begins a longer key, without collecting them', () => {
+    const words = (keys: string[]) => new PrefixIndex(keys.map((key) => ({ key, value: key })));
+    expect(words(['commerce', 'commercial', 'common']).beginsALonger('commerc')).toBe(true);
+    expect(words(['commercial', 'commercials']).beginsALonger('commercial')).toBe(true);
+    expect(words(['commerce', 'commercial']).beginsALonger('commercial')).toBe(false);
+    expect(words(['commerce']).beginsALonger('zzz')).toBe(false);
+    expect(index.beginsALonger('pharmac')).toBe(index.longerThan('pharmac').length > 0);
+  });
+
   it('finds the values of a key itself apart', () => {
     expect(index.exactly('super')).toEqual(['super']);
     expect(index.exactly('pharmac')).toEqual([]);
