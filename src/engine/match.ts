@@ -663,6 +663,7 @@ function compare(a: Candidate, b: Candidate): number {
     // In `spent on your HDFC Bank card at ZOMATO`, the merchant is the part after `at`.
     Number(a.inSegment) - Number(b.inSegment) ||
     Number(carriedBy(a.alias.brand, b.alias.brand)) - Number(carriedBy(b.alias.brand, a.alias.brand)) ||
+    firstOfTwo(a, b) ||
     a.alias.tokens - b.alias.tokens ||
     Number(a.countryAgrees) - Number(b.countryAgrees) ||
     Number(a.mccAgrees) - Number(b.mccAgrees) ||
@@ -673,6 +674,22 @@ function compare(a: Candidate, b: Candidate): number {
     Number(a.alias.brand.parent_id !== null) - Number(b.alias.brand.parent_id !== null) ||
     a.alias.chars - b.alias.chars
   );
+}
+
+/**
+ * Of two strong names side by side (neither inside the other), the first: the merchant's own name
+ * comes first and a place or partner follows it (`EMARAT HILTON GARDEN INN` is a fuel station by the
+ * hotel, `TALABAT BURGER KING` the delivery app's order), however long the later name is. Not when
+ * the MCC or the country speaks for one of them, and not for a bank or payment service, which
+ * before a shop's name is the channel (`ADCB LULU HYPERMARKET`).
+ */
+function firstOfTwo(a: Candidate, b: Candidate): number {
+  if (a.source !== b.source || a.alias.weak || b.alias.weak) return 0;
+  if (a.mccAgrees !== b.mccAgrees || a.countryAgrees !== b.countryAgrees) return 0;
+  if (a.alias.brand.category_id === FINANCIAL || b.alias.brand.category_id === FINANCIAL) return 0;
+  if (a.start + a.alias.tokens <= b.start) return 1;
+  if (b.start + b.alias.tokens <= a.start) return -1;
+  return 0;
 }
 
 const MIN_PREFIX_LENGTH = MIN_FUZZY_WORD;

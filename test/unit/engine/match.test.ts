@@ -713,6 +713,16 @@ describe('tie-breaks', () => {
     expect(brandOf('IKEA ZARA')).toBe('ikea');
   });
 
+  it('the name the merchant part starts with beats a longer name that follows it', () => {
+    // A fuel station named after the hotel beside it, a delivery app's order from a restaurant chain.
+    expect(brandOf('EMARAT HILTON GARDEN INN', { country: 'AE' })).toBe('emarat');
+    expect(brandOf('HILTON GARDEN INN EMARAT', { country: 'AE' })).toBe('hilton-garden-inn');
+    expect(brandOf('TALABAT BURGER KING', { country: 'AE' })).toBe('talabat');
+    // The MCC still decides for the later, longer name; a bank before a shop is only the channel.
+    expect(brandOf('EMARAT HILTON GARDEN INN', { country: 'AE', mcc: '7011' })).toBe('hilton-garden-inn');
+    expect(brandOf('ADCB LULU HYPERMARKET', { country: 'AE' })).toBe('lulu-hypermarket');
+  });
+
   it('an agreeing MCC raises confidence and a contradicting one lowers it', () => {
     const none = enrich({ raw_description: 'ZARA' }).confidence;
     const agrees = enrich({ raw_description: 'ZARA', mcc: '5651' }).confidence;
