@@ -1676,4 +1676,18 @@ describe('trade words of the region outside English', () => {
       ['CRECHE LES PETITS', 'TN', '12-4'],
     ]);
   });
+
+  it('reads trade words of Gulf Arabic written in Latin letters, in their usual spellings', () => {
+    expectKeywordAnswers([
+      ['MASBAGHAT AL WARDA', 'OM', '7-3'],
+      ['MAGHSALAT AL QADISIYA', 'KW', '7-3'],
+      ['MAHAMSAT AL YAMAMA', 'SA', '6-4'],
+      ['MUSTAWSAF AL RAHMA', 'KW', '10-1'],
+      ['EYADAT AL ASNAN', 'QA', '10-1'],
+      ['HADANAT AL BARAEM', 'AE', '12-4'],
+      ['MATHAF AL SHARIQA', 'AE', '3-9'],
+      ['AQMISHA AL KHALEEJ', 'BH', '13-4'],
+      ['شاليهات الواحة', 'SA', '17-1'],
+    ]);
+  });
 });
