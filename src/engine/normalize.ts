@@ -128,6 +128,7 @@ export function normalizeText(
   let [start, end] = findSegment(words, alert, hits.aliases, snapshot);
   let lead = alert ? alert[0] : 0;
   let intermediary: IntermediaryRef | null = null;
+  let named: TokenMatch<IntermediaryRef> | null = null;
   // Most texts have no intermediary: share one empty mask instead of allocating one each time.
   let masked: boolean[] = NO_MASK;
   for (const m of hits.intermediaries) {
@@ -137,10 +138,13 @@ export function normalizeText(
     for (let i = m.start; i < m.end; i++) masked[i] = true;
     if (leads && m.end > start) {
       intermediary = m.value;
+      named = m;
       start = Math.min(m.end, end);
       lead = start;
-    } else {
-      intermediary ??= m.value;
+    } else if (named === null || (m.start <= named.start && m.end > named.end)) {
+      // The longer name over the same words: `GOOGLE PAY` is the wallet, not `GOOGLE *` billing.
+      intermediary = m.value;
+      named = m;
     }
   }
   if (!intermediary && merchant.tokens.length > 0) {

@@ -91,6 +91,17 @@ describe('processor, wallet and marketplace prefixes', () => {
     expect(n.merchant().displayName).toBe('Joes Diner');
   });
 
+  it('reads the wallet in `GOOGLE PAY`, not Google’s billing of `GOOGLE *`, so Google is not the merchant', () => {
+    expect(normalize('GOOGLE PAY AL FAJR TRADING').intermediary?.id).toBe('google-wallet');
+    const paid = enrichOne(snapshot, { raw_description: 'GOOGLE PAY AL FAJR TRADING', country: 'AE' });
+    expect(paid.brand).toBeNull();
+    expect(paid.category.name).not.toBe('Services');
+    // Google's own billing of an app keeps Google when the app is unknown.
+    const billed = enrichOne(snapshot, { raw_description: 'GOOGLE *XQZW GAMES', country: 'US' });
+    expect(billed.intermediary?.id).toBe('google-pay');
+    expect(slugOf(snapshot, billed)).toBe('google');
+  });
+
   it('reports no intermediary for a plain descriptor', () => {
     const n = normalize('JOES DINER DUBAI');
     expect(n.intermediary).toBeNull();
