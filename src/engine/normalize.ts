@@ -127,7 +127,6 @@ export function normalizeText(
   const merchantHits = scan(merchant.ids, snapshot);
   let [start, end] = findSegment(words, alert, hits.aliases, snapshot);
   let lead = alert ? alert[0] : 0;
-  let intermediary: IntermediaryRef | null = null;
   let named: TokenMatch<IntermediaryRef> | null = null;
   // Most texts have no intermediary: share one empty mask instead of allocating one each time.
   let masked: boolean[] = NO_MASK;
@@ -137,16 +136,15 @@ export function normalizeText(
     if (masked === NO_MASK) masked = new Array<boolean>(tokens.length).fill(false);
     for (let i = m.start; i < m.end; i++) masked[i] = true;
     if (leads && m.end > start) {
-      intermediary = m.value;
       named = m;
       start = Math.min(m.end, end);
       lead = start;
     } else if (named === null || (m.start <= named.start && m.end > named.end)) {
       // The longer name over the same words: `GOOGLE PAY` is the wallet, not `GOOGLE *` billing.
-      intermediary = m.value;
       named = m;
     }
   }
+  let intermediary = named?.value ?? null;
   if (!intermediary && merchant.tokens.length > 0) {
     const m = merchantHits.intermediaries.find((x) => x.start === 0);
     if (m) intermediary = m.value;
