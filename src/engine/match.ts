@@ -640,7 +640,7 @@ function namedOtherwise(m: TokenMatch<AliasRef>, source: Source, snapshot: Snaps
   return false;
 }
 
-/** Longest alias, then bank-supplied merchant name, product line, MCC, country, earliest. */
+/** The best of the candidates by `compare`; docs/engine.md step 2 says the order in words. */
 function pickBest(candidates: readonly Candidate[]): Candidate | null {
   let best: Candidate | null = null;
   for (const c of candidates) if (!best || compare(c, best) > 0) best = c;
@@ -687,10 +687,13 @@ function firstOfTwo(a: Candidate, b: Candidate): number {
   if (a.source !== b.source || a.alias.weak || b.alias.weak) return 0;
   if (a.mccAgrees !== b.mccAgrees || a.countryAgrees !== b.countryAgrees) return 0;
   if (a.alias.brand.category_id === FINANCIAL || b.alias.brand.category_id === FINANCIAL) return 0;
-  if (a.start + a.alias.tokens <= b.start) return 1;
-  if (b.start + b.alias.tokens <= a.start) return -1;
+  if (endOf(a) <= b.start) return 1;
+  if (endOf(b) <= a.start) return -1;
   return 0;
 }
+
+/** The index just past a candidate's last word. */
+const endOf = (c: Candidate): number => c.start + c.alias.tokens;
 
 const MIN_PREFIX_LENGTH = MIN_FUZZY_WORD;
 const LATIN_WORD = /^[a-z]+$/;
@@ -771,7 +774,7 @@ interface CutMatch {
 
 function inside(c: Candidate, cut: CutMatch): boolean {
   // Strictly: a whole name over the same words (`OMAN AIR`) is not a cut-off longer one (`OMAN AIRPORTS`).
-  const end = c.start + c.alias.tokens;
+  const end = endOf(c);
   return (
     c.source === cut.source && c.start >= cut.start && end <= cut.end && end - c.start < cut.end - cut.start
   );

@@ -623,6 +623,17 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     expect(enrich({ raw_description: 'KARWA TAXI', country: 'QA' }).sub_category.id).toBe('16-4');
   });
 
+  it("a transport authority's taxi is a taxi ride, chosen by the taxi MCC or a taxi word; its fines stay government", () => {
+    expect(enrich({ raw_description: 'TAXI DUBAI RTA', country: 'AE' }).sub_category.id).toBe('16-4');
+    expect(enrich({ raw_description: 'RTA DUBAI', country: 'AE', mcc: '4121' }).sub_category.id).toBe('16-4');
+    expect(enrich({ raw_description: 'هيئة الطرق والمواصلات تاكسي', country: 'AE' }).sub_category.id).toBe(
+      '16-4',
+    );
+    const fines = enrich({ raw_description: 'RTA FINES', country: 'AE' });
+    expect(fines.brand?.name).toBe('RTA');
+    expect(fines.sub_category.id).toBe('5-2');
+  });
+
   it('water, the power grid and light bills in Russian and Ukrainian are utilities; a marshrutka is transport', () => {
     for (const [text, sub] of [
       ['Oplata za vodu', '11-2'],
