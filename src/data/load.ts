@@ -21,6 +21,7 @@ import {
   rulesSchema,
   taxonomySchema,
   wordsSchema,
+  personNamesSchema,
   type Brand,
   type OsmTagMap,
   type ReferenceData,
@@ -90,6 +91,7 @@ export function loadReferenceData(dir: string = DEFAULT_DATA_DIR): ReferenceData
   const locations = read('locations.json', locationsSchema);
   const alerts = read('alerts.json', alertsSchema);
   const words = read('words.json', wordsSchema);
+  const personNames = read('person-names.json', personNamesSchema);
   const aliasRules = read('alias-rules.json', aliasRulesSchema);
   const businessLines = read('business-lines.json', businessLinesSchema);
   const brands: Brand[] = [];
@@ -106,6 +108,7 @@ export function loadReferenceData(dir: string = DEFAULT_DATA_DIR): ReferenceData
     alerts,
     ...(model ? { model } : {}),
     words,
+    personNames,
     aliasRules,
     businessLines,
     version: `${taxonomy.version}+${digest.digest('hex').slice(0, 12)}`,

@@ -358,6 +358,21 @@ export const wordsSchema = z.object({
 });
 export type Words = z.infer<typeof wordsSchema>;
 
+const sortedLatinWords = z
+  .array(z.string().regex(/^[a-z]+$/, 'a folded Latin-script word'))
+  .min(1)
+  .refine((w) => w.every((x, i) => i === 0 || (w[i - 1] as string) < x), 'sorted, each word once');
+
+export const personNamesSchema = z.object({
+  /** The name-list packages and versions the file was generated from (scripts/import-words.ts). */
+  version: z.string().min(1),
+  /** Given names, Latin script, folded; sorted, each once. */
+  given: sortedLatinWords,
+  /** Surnames, Latin script, folded; sorted, each once. */
+  surnames: sortedLatinWords,
+});
+export type PersonNames = z.infer<typeof personNamesSchema>;
+
 export const aliasRulesSchema = z.object({
   version: z.string(),
   /** A one-token alias shorter than this (in letters) is weak whatever it spells. */
@@ -384,6 +399,7 @@ export interface ReferenceData {
   /** The merchant-type model, decoded; absent in hand-made test data. */
   readonly model?: MerchantModelData;
   readonly words: Words;
+  readonly personNames: PersonNames;
   readonly aliasRules: AliasRules;
   readonly businessLines: BusinessLines;
   /** A digest of all files, reported with every outcome as the catalog version. */

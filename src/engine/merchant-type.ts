@@ -158,13 +158,37 @@ export function namesOnlyAnOwner(text: NormalizedText, snapshot: Snapshot): bool
   return names > 0 && ((initials && names <= 2) || (patronymic && names <= 3));
 }
 
+/** A person's name is a given name and a surname, with at most one more name between them. */
+const MAX_PERSON_NAME_WORDS = 3;
+
+/**
+ * Whether the merchant's words are a person's name and nothing else (`SQ *JOHN SMITH`, `ZETTLE
+ * *MARIA GARCIA`): someone selling through a card reader or a payment link, whose trade the name does
+ * not tell. Read as a trade, a name pulls the model anywhere (`john` towards clothing). A given
+ * name first and a surname last, each in the name lists (data/person-names.json, which leave out the
+ * most common English words so that `ROSE HILL` may be a florist's); a word of any other kind, a
+ * trade's (`DDS`, `PLUMBING`) or a place's, and the model reads the words as usual.
+ */
+export function namesOnlyAPerson(words: readonly string[], snapshot: Snapshot): boolean {
+  if (words.length < 2 || words.length > MAX_PERSON_NAME_WORDS) return false;
+  const { given, surnames } = snapshot.personNames;
+  const last = words.length - 1;
+  return words.every((w, i) =>
+    i === 0 ? given.has(w) : i === last ? surnames.has(w) : given.has(w) || surnames.has(w),
+  );
+}
+
 /** The model's decision for a transaction that no brand, rule or MCC decided, or null without a model. */
 export function modelDecision(text: NormalizedText, snapshot: Snapshot): ModelDecision | null {
   const model = snapshot.model;
-  if (model && namesOnlyAnOwner(text, snapshot))
+  if (!model) return null;
+  if (namesOnlyAnOwner(text, snapshot))
     return { sub_category_id: null, confidence: 0, reason: `model:${model.id}:declined owner-name` };
-  const verdict = classifyMerchant(text, snapshot);
-  if (!model || !verdict) return null;
+  const words = merchantTypeWords(text, snapshot);
+  if (namesOnlyAPerson(words, snapshot))
+    return { sub_category_id: null, confidence: 0, reason: `model:${model.id}:declined person-name` };
+  const verdict = model.classify(words);
+  if (!verdict) return null;
   const p = Math.round(verdict.probability * 100) / 100;
   const features = verdict.features.join(', ');
   if (verdict.probability < model.threshold) {

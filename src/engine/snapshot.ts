@@ -221,6 +221,8 @@ export interface Snapshot {
   readonly ordinaryWordPrefixes: PrefixIndex<string>;
   /** A sole proprietor's legal form, folded (`ip`, `fop`): what follows is its owner's name. */
   readonly soleProprietorForms: ReadonlySet<string>;
+  /** Latin-script given names and surnames (data/person-names.json): a person's name is no trade. */
+  readonly personNames: { readonly given: ReadonlySet<string>; readonly surnames: ReadonlySet<string> };
   /** Words that name a line of business (`fuel`, `محطة`, `duty free`), valued by line id. */
   readonly lineWords: TokenAutomaton<string>;
   /**
@@ -528,6 +530,7 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
     ordinaryWords: new Set(data.words.words),
     ordinaryWordPrefixes: new PrefixIndex(data.words.words.map((key) => ({ key, value: key }))),
     soleProprietorForms: new Set(data.rules.sole_proprietor_forms.flatMap((w) => tokenize(w))),
+    personNames: { given: new Set(data.personNames.given), surnames: new Set(data.personNames.surnames) },
     neighbours: neighboursOf(data.locations.markets),
     ticketAirlines,
   });

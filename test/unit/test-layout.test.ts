@@ -118,6 +118,7 @@ const CROSS_CUTTING: Record<string, string> = {
   'test/unit/data/alias-safety.test.ts': 'data/brands: no alias swallows ordinary text',
   'test/unit/data/corpus-words.test.ts': 'data/corpus-words.json',
   'test/unit/data/osm-tags.test.ts': 'data/osm-tags.json',
+  'test/unit/data/person-names.test.ts': 'data/person-names.json',
   'test/unit/data/reference-data.test.ts': 'every data file against its schema',
 };
 

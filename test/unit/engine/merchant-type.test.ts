@@ -1,6 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadReferenceData } from '../../../src/data/load.js';
-import { merchantTypeWords, modelDecision, namesOnlyAnOwner } from '../../../src/engine/merchant-type.js';
+import {
+  merchantTypeWords,
+  modelDecision,
+  namesOnlyAnOwner,
+  namesOnlyAPerson,
+} from '../../../src/engine/merchant-type.js';
 import { normalizeText } from '../../../src/engine/normalize.js';
 import { buildSnapshot, type Snapshot } from '../../../src/engine/snapshot.js';
 import { enrichOne } from './fixtures.js';
@@ -104,6 +109,27 @@ describe('modelDecision and categorize', () => {
     // A trade word beside the owner's name still names the trade (a keyword, before the model).
     expect(enrichOne(snapshot, { raw_description: 'IP PETROVA A.V. PEKARNYA' }).category.name).toBe(
       'Food and Beverages',
+    );
+  });
+
+  it("declines a person's name read through a card reader or payment link: a name tells no trade", () => {
+    const person = (description: string): boolean => namesOnlyAPerson(words(description), snapshot);
+    expect(person('SQ *JOHN SMITH')).toBe(true);
+    expect(person('SUMUP *PIERRE DUBOIS')).toBe(true);
+    expect(person('ZETTLE_*MARIA ELENA GARCIA')).toBe(true);
+    // One name alone may be a shop's; a trade's word (`DDS`) or a place's beside the name says more.
+    expect(person('SQ *JOHN')).toBe(false);
+    expect(person('JOHN SMITH DDS')).toBe(false);
+    expect(person('JOHN SMITH AUTOMOTIVE')).toBe(false);
+    // A given name that is a common English word (`Rose`) begins a business's name as often.
+    expect(person('SQ *ROSE HILL')).toBe(false);
+    // The surname must come last: `SMITH JOHN` reads as a business, as statements print people first-name first.
+    expect(person('MARIA GARCIA SMITH JOHN')).toBe(false);
+    const e = enrichOne(snapshot, { raw_description: 'SQ *JOHN SMITH' });
+    expect(e.category.name).toBe('Miscellaneous');
+    expect(e.brand).toBeNull();
+    expect(e.reasons.category).toMatch(
+      /^fallback:miscellaneous; model:merchant-type@[0-9a-f]{8}:declined person-name$/,
     );
   });
 
