@@ -5,12 +5,16 @@
  */
 import { createHash } from 'node:crypto';
 import { MerchantModel, type MerchantModelData } from '../../src/engine/merchant-model.js';
-import { Random } from './random.js';
 
-/** One example: its feature hashes and its class index. */
+/** One example: its feature hashes, its class index, and its place in the training order. */
 export interface Example {
   readonly features: Uint32Array;
   readonly label: number;
+  /**
+   * A random 32-bit number drawn with the example: each epoch visits the examples in an order
+   * derived from their keys, so examples added to one class leave the others' order as it was.
+   */
+  readonly key: number;
 }
 
 export interface LearnOptions {
@@ -33,6 +37,14 @@ export interface Learned {
   readonly sha256: string;
 }
 
+/** A 32-bit hash of an example's key with the seed and the epoch (murmur3's finalizer). */
+function mix(key: number, seed: number, epoch: number): number {
+  let h = (key ^ Math.imul(seed + 1, 0x9e3779b1) ^ Math.imul(epoch + 1, 0x85ebca6b)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
 export function learn(
   train: readonly Example[],
   heldOut: readonly Example[],
@@ -43,13 +55,14 @@ export function learn(
   const mask = buckets - 1;
   const w = new Float32Array(buckets * K);
   const bias = new Float64Array(K);
-  const rng = new Random(options.seed);
   const order = Array.from({ length: train.length }, (_, i) => i);
+  const rank = new Uint32Array(train.length);
   const scores = new Float64Array(K);
   let step = 0;
   const total = options.epochs * train.length;
   for (let epoch = 0; epoch < options.epochs; epoch++) {
-    rng.shuffle(order);
+    for (let i = 0; i < train.length; i++) rank[i] = mix((train[i] as Example).key, options.seed, epoch);
+    order.sort((a, b) => (rank[a] as number) - (rank[b] as number) || a - b);
     for (const i of order) {
       const ex = train[i] as Example;
       const n = ex.features.length;

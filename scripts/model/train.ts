@@ -143,16 +143,17 @@ function alignedWithKeyword(seed: Seed, keywordSub: ReadonlyMap<string, string>)
 function toExample(
   rendered: { description: string; merchant_name: string },
   label: number,
+  key: number,
   snapshot: Snapshot,
 ): Example {
   const text = normalizeText(rendered.description, rendered.merchant_name, snapshot);
   const words = merchantTypeWords(text, snapshot);
   const buffer = new Uint32Array(MAX_FEATURES);
   const n = extractFeatures(words, buffer);
-  return { features: buffer.slice(0, n), label };
+  return { features: buffer.slice(0, n), label, key };
 }
 
-interface ClassPool {
+export interface ClassPool {
   readonly names: Seed[];
   /** Trade words by where they come from: bank spellings, the repository's data, OSM presets. */
   readonly bankTerms: Seed[];
@@ -162,6 +163,20 @@ interface ClassPool {
 
 function emptyPool(): ClassPool {
   return { names: [], bankTerms: [], repositoryTerms: [], presetTerms: [] };
+}
+
+/** The seeds by class, each class's split by kind and source. */
+export function poolsOf(seeds: readonly Seed[]): Map<string | null, ClassPool> {
+  const pools = new Map<string | null, ClassPool>();
+  for (const s of seeds) {
+    let pool = pools.get(s.label);
+    if (!pool) {
+      pool = emptyPool();
+      pools.set(s.label, pool);
+    }
+    addToPool(pool, s);
+  }
+  return pools;
 }
 
 function addToPool(pool: ClassPool, s: Seed): void {
@@ -193,11 +208,16 @@ function pickTerm(pool: ClassPool, rng: Random): Seed | null {
   return rng.pick((present[present.length - 1] as [Seed[], number])[0]);
 }
 
-function generate(
-  pools: Map<string | null, ClassPool>,
+/**
+ * Each class draws from a generator of its own, seeded by the run's seed, the part (training or
+ * held out) and the class: a change to one class's seeds (a keyword added) changes that class's
+ * examples only, where one shared generator would have dealt every later class new examples.
+ */
+export function generateExamples(
+  pools: ReadonlyMap<string | null, ClassPool>,
   classes: readonly (string | null)[],
   share: number,
-  rng: Random,
+  part: { readonly seed: number; readonly name: string },
   ctx: NoiseContext,
   snapshot: Snapshot,
 ): Example[] {
@@ -205,6 +225,7 @@ function generate(
   classes.forEach((label, index) => {
     const pool = pools.get(label);
     if (!pool) return;
+    const rng = new Random(stableHash(`${part.seed}/${part.name}/${label ?? 'none'}`));
     const terms = pool.bankTerms.length + pool.repositoryTerms.length + pool.presetTerms.length;
     const seeds = pool.names.length + terms;
     if (seeds === 0) return;
@@ -228,7 +249,7 @@ function generate(
         const term = terms > 0 && (pool.names.length === 0 || rng.chance(0.5)) ? pickTerm(pool, rng) : null;
         seed = term ?? rng.pick(pool.names);
       }
-      out.push(toExample(render(seed, rng, ctx), index, snapshot));
+      out.push(toExample(render(seed, rng, ctx), index, rng.int(2 ** 32), snapshot));
     }
   });
   return out;
@@ -244,23 +265,27 @@ export function trainMerchantModel(options: TrainOptions = DEFAULT_OPTIONS): Tra
   for (const s of seeds) if (s.label !== null) labels.add(s.label);
   const classes: (string | null)[] = [null, ...[...labels].sort(compareIds)];
 
-  const trainPools = new Map<string | null, ClassPool>();
-  const heldPools = new Map<string | null, ClassPool>();
-  for (const s of seeds) {
-    const held = stableHash(s.text.toLowerCase()) % HELD_OUT_EVERY === 0;
-    const pools = held ? heldPools : trainPools;
-    let pool = pools.get(s.label);
-    if (!pool) {
-      pool = emptyPool();
-      pools.set(s.label, pool);
-    }
-    addToPool(pool, s);
-  }
+  const held = (s: Seed): boolean => stableHash(s.text.toLowerCase()) % HELD_OUT_EVERY === 0;
+  const trainPools = poolsOf(seeds.filter((s) => !held(s)));
+  const heldPools = poolsOf(seeds.filter(held));
 
   const ctx = noiseContext(data, words);
-  const rng = new Random(options.seed);
-  const train = generate(trainPools, classes, options.sample, rng, ctx, snapshot);
-  const heldOut = generate(heldPools, classes, options.sample / 4, rng, ctx, snapshot);
+  const train = generateExamples(
+    trainPools,
+    classes,
+    options.sample,
+    { seed: options.seed, name: 'train' },
+    ctx,
+    snapshot,
+  );
+  const heldOut = generateExamples(
+    heldPools,
+    classes,
+    options.sample / 4,
+    { seed: options.seed, name: 'held-out' },
+    ctx,
+    snapshot,
+  );
 
   const learned = learn(train, heldOut, {
     classes,

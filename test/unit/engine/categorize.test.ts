@@ -1701,4 +1701,22 @@ describe('trade words of the region outside English', () => {
       ['شاليهات الواحة', 'SA', '17-1'],
     ]);
   });
+
+  it('reads the post-nominals and office words of US and UK professionals as their trade', () => {
+    expectKeywordAnswers([
+      ['JOHN SMITH DDS', 'US', '10-3'],
+      ['SMILE BRIGHT DMD PA', 'US', '10-3'],
+      ['OAK RIDGE DVM', 'US', '7-4'],
+      ['RIVERSIDE ANIMAL HOSPITAL', 'US', '7-4'],
+      ['JONES CPA PLLC', 'US', '12-3'],
+      ['LAW OFFICE OF J DOE', 'US', '12-5'],
+      ['JANE DOE ESQ', 'US', '12-5'],
+      ['STATE UNIV BURSAR', 'US', '19-2'],
+      ['COOL TECH AC MAINT SERVICES', 'AE', '7-1'],
+      ['CITY URGENT CARE', 'US', '10-1'],
+      ['VISION OPTOMETRY', 'US', '10-5'],
+    ]);
+    // A bank's maintenance fee is still its fee: the rule phrase comes before the trade word.
+    expect(enrich({ raw_description: 'MONTHLY MAINT FEE', country: 'US' }).sub_category.id).toBe('1-1');
+  });
 });

@@ -9,7 +9,17 @@ import {
   loadMerchantModel,
 } from '../../../../src/data/load.js';
 import { merchantModelHeaderSchema } from '../../../../src/data/schemas.js';
-import { DEFAULT_OPTIONS, trainMerchantModel } from '../../../../scripts/model/train.js';
+import { buildSnapshot } from '../../../../src/engine/snapshot.js';
+import { loadReferenceData } from '../../../../src/data/load.js';
+import type { Seed } from '../../../../scripts/model/corpus.js';
+import { noiseContext } from '../../../../scripts/model/noise.js';
+import {
+  DEFAULT_OPTIONS,
+  generateExamples,
+  loadCorpusWords,
+  poolsOf,
+  trainMerchantModel,
+} from '../../../../scripts/model/train.js';
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -24,6 +34,30 @@ describe('npm run model:train', () => {
     const other = trainMerchantModel({ ...small, seed: 6 });
     expect(other.header.weights_sha256).not.toBe(first.header.weights_sha256);
   }, 300_000);
+
+  it("keeps a change local: another seed in one class changes that class's examples only", () => {
+    const data = loadReferenceData();
+    const snapshot = buildSnapshot({ ...data, model: undefined });
+    const ctx = noiseContext(data, loadCorpusWords());
+    const name = (text: string, label: string): Seed => ({
+      text,
+      label,
+      source: 'catalog',
+      lang: 'latin',
+      kind: 'name',
+    });
+    const classes = ['4-1', '6-1', '10-2'];
+    const before = [name('Golden Fork', '4-1'), name('Fresh Basket', '6-1'), name('Care Plus', '10-2')];
+    const after = [...before, name('Green Grocer', '6-1')];
+    const part = { seed: 3, name: 'train' };
+    const a = generateExamples(poolsOf(before), classes, 0.01, part, ctx, snapshot);
+    const b = generateExamples(poolsOf(after), classes, 0.01, part, ctx, snapshot);
+    const of = (examples: typeof a, label: number): string[] =>
+      examples.filter((e) => e.label === label).map((e) => `${e.key}:${[...e.features].join(',')}`);
+    expect(of(b, 0)).toEqual(of(a, 0));
+    expect(of(b, 2)).toEqual(of(a, 2));
+    expect(of(b, 1)).not.toEqual(of(a, 1));
+  }, 60_000);
 
   it('trained the shipped model: retraining with the default options writes the same bytes', () => {
     const shippedHeader = merchantModelHeaderSchema.parse(
