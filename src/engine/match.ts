@@ -60,7 +60,9 @@ export function matchBrand(
       alert: false,
       rulePhrases: text.merchantHits.patterns,
     };
-    const usable = text.merchantHits.aliases.filter((m) => !namedOtherwise(m, merchant, snapshot));
+    const usable = text.merchantHits.aliases.filter(
+      (m) => !namedOtherwise(m, merchant, snapshot) && !insideTradePhrase(m, merchant.tokens),
+    );
     collect(candidates, usable, merchant, text.merchantTokens.length, mcc, country, snapshot);
   }
   const all = text.hits.aliases;
@@ -83,7 +85,8 @@ export function matchBrand(
     const drop =
       (overlapsMask(m, text.masked) && !extendsThePrefix(m, text)) ||
       namesAPlace(m, text, venues, snapshot) ||
-      namedOtherwise(m, description, snapshot);
+      namedOtherwise(m, description, snapshot) ||
+      insideTradePhrase(m, text.tokens);
     if (drop) kept ??= all.slice(0, i);
     else kept?.push(m);
   }
@@ -354,9 +357,11 @@ function collect(
     // Netherlands is the supermarket, not the Dubai electronics chain). An international chain's
     // distinctive name is the chain wherever the card was used (`STARBUCKS` in Kazakhstan, whose
     // country list the catalog may not have caught up with; its ordinary-word names are weak).
+    // So is a local brand's name that is also a trade phrase (`RENT A CAR` in Dubai is any car
+    // rental, not the French company).
     if (
       !countryAgrees &&
-      m.end - m.start === 1 &&
+      (m.end - m.start === 1 || m.value.tradePhrase) &&
       !mccAgrees &&
       !isInternational(brand) &&
       !isRegional(brand, country, snapshot)
@@ -636,6 +641,20 @@ function namedOtherwise(m: TokenMatch<AliasRef>, source: Source, snapshot: Snaps
       Math.min(source.tokens.length, m.end + 3),
     );
     return named.some((c) => c.start === m.end && !countries.has(c.value));
+  }
+  return false;
+}
+
+/**
+ * The alias's words are part of a longer trade phrase here: `AUTO BODY SHOP` is a car repairer, not
+ * The Body Shop; ايس كريم is ice cream, not Careem.
+ */
+function insideTradePhrase(m: TokenMatch<AliasRef>, tokens: readonly string[]): boolean {
+  for (const p of m.value.enclosing) {
+    const from = m.start - p.before.length;
+    if (from < 0 || m.end + p.after.length > tokens.length) continue;
+    if (p.before.every((t, k) => tokens[from + k] === t) && p.after.every((t, k) => tokens[m.end + k] === t))
+      return true;
   }
   return false;
 }

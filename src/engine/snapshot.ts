@@ -59,10 +59,49 @@ export interface AliasRef {
    * of a longer institution's name (`ARAB GULF BANK`).
    */
   readonly institution: boolean;
+  /**
+   * The alias of two words or more is also a trade phrase of rules.json (`RENT A CAR`, `POST
+   * OFFICE`): outside the brand's countries it names the trade, not the brand.
+   */
+  readonly tradePhrase: boolean;
+  /**
+   * The longer trade phrases of rules.json the alias is a part of, as the words before and after it
+   * (`BODY SHOP` in `AUTO BODY SHOP`, كريم in ايس كريم): inside one, the words name the trade.
+   * Empty for nearly every alias.
+   */
+  readonly enclosing: readonly EnclosingPhrase[];
   readonly tokens: number;
   readonly chars: number;
   /** The explanation of a match, made once here rather than per transaction. */
   readonly reason: { readonly description: string; readonly merchant_name: string };
+}
+
+/** A trade phrase around an alias: the words it has before the alias's words and after them. */
+export interface EnclosingPhrase {
+  readonly before: readonly string[];
+  readonly after: readonly string[];
+}
+
+const NO_ENCLOSING: readonly EnclosingPhrase[] = Object.freeze([]);
+
+/**
+ * Every shorter run of words inside a trade phrase of two words or more, with the words around it:
+ * the phrases an alias of those words may stand in.
+ */
+function enclosingPhrases(phrases: readonly (readonly string[])[]): Map<string, EnclosingPhrase[]> {
+  const byInner = new Map<string, EnclosingPhrase[]>();
+  for (const tokens of phrases) {
+    for (let i = 0; i < tokens.length; i++) {
+      for (let j = i + 1; j <= tokens.length; j++) {
+        if (j - i === tokens.length) continue;
+        const inner = tokens.slice(i, j).join(' ');
+        const list = byInner.get(inner) ?? [];
+        list.push({ before: tokens.slice(0, i), after: tokens.slice(j) });
+        byInner.set(inner, list);
+      }
+    }
+  }
+  return byInner;
 }
 
 /** Fewest letters of a cut-off keyword: `PHARM` is the start of one trade, `PHAR` of too many words. */
@@ -258,6 +297,9 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
   const aliasPatterns: { tokens: string[]; value: AliasRef }[] = [];
   const rules = data.aliasRules;
   const institutionWords = new Set(rules.institution_words.flatMap((w) => tokenize(w)));
+  const tradeTokens = data.rules.keywords.flatMap((k) => k.words.map((w) => tokenize(w)));
+  const tradePhrases = new Set(tradeTokens.map((t) => t.join(' ')));
+  const enclosing = enclosingPhrases(tradeTokens.filter((t) => t.length > 1));
   // Fewer letters than this (`BP`, `KFC`, `SP+`) collide with codes and words in other texts.
   const maxShortAlias = rules.min_strong_letters - 1;
   const addAlias = (brand: BrandEntry, text: string, declaredWeak: boolean): void => {
@@ -280,6 +322,8 @@ export function buildSnapshot(data: ReferenceData, learned: readonly LearnedMapp
         text,
         weak,
         institution: tokens.length > 1 && institutionWords.has(tokens[tokens.length - 1] as string),
+        tradePhrase: tokens.length > 1 && tradePhrases.has(tokens.join(' ')),
+        enclosing: enclosing.get(tokens.join(' ')) ?? NO_ENCLOSING,
         tokens: tokens.length,
         chars: tokens.join('').length,
         reason: {

@@ -1607,7 +1607,7 @@ describe('fallbacks for unknown merchants', () => {
   });
 
   it('a keyword that says only that something is sold (`trading`, `store`) lets the model read the trade', () => {
-    const e = enrich({ raw_description: 'XQZW SAYDALIYA TRADING' });
+    const e = enrich({ raw_description: 'XQZW SAIDALIYA TRADING' });
     expect(e.category.name).toBe('Medical');
     expect(e.reasons.category).toMatch(/^model:/);
     // With no trade word for the model, the keyword still answers.
@@ -1718,5 +1718,39 @@ describe('trade words of the region outside English', () => {
     ]);
     // A bank's maintenance fee is still its fee: the rule phrase comes before the trade word.
     expect(enrich({ raw_description: 'MONTHLY MAINT FEE', country: 'US' }).sub_category.id).toBe('1-1');
+  });
+
+  it('reads the shop words of Maghreb French, Turkish and Gulf Arabic in Latin letters', () => {
+    expectKeywordAnswers([
+      ['TELEBOUTIQUE ESSALAM', 'MA', '12-1'],
+      ['CORDONNERIE CENTRALE', 'TN', '12-8'],
+      ['AUTO ECOLE AL AMAL', 'MA', '19-3'],
+      ['KIRTASIYE OKUL', 'TR', '13-7'],
+      ['OTOPARK MERKEZ', 'TR', '16-1'],
+      ['KUYUMCU ALTIN', 'TR', '13-8'],
+      ['BERBER ALI', 'TR', '18-3'],
+      ['SAYDALIYAT AL SHIFA', 'SA', '10-2'],
+      ['MAKHBAZ AL SHAM', 'SA', '4-7'],
+      ['KHAYAT AL AMAL', 'AE', '13-4'],
+      ['DETSKIE TOVARY', 'RU', '13-14'],
+    ]);
+  });
+
+  it('reads US statement trade words: cuisines, rinks, county clerks', () => {
+    expectKeywordAnswers([
+      ['GOLDEN DRAGON CHINESE', 'US', '4-1'],
+      ['SKATE CITY ROLLER RINK', 'US', '3-1'],
+      ['COUNTY CLERK RECORDING', 'US', '5-2'],
+      ['THE NAIL LOUNGE', 'US', '18-3'],
+    ]);
+  });
+
+  it('a word that only says what kind (pediatric, nail, chinese) yields to the trade word beside it', () => {
+    expectKeywordAnswers([
+      ['PEDIATRIC DENTISTRY', 'US', '10-3'],
+      ['TST* THE RUSTY NAIL PUB', 'US', '3-7'],
+      ['CHINESE MEDICINE CLINIC', 'AE', '10-1'],
+      ['NAILS BY JEN', 'US', '18-3'],
+    ]);
   });
 });

@@ -309,6 +309,15 @@ describe('a one-word brand followed by another trade’s word is a namesake', ()
   });
 });
 
+describe('a brand’s words inside a longer trade phrase name the trade', () => {
+  it('AUTO BODY SHOP is a car repairer, COACH STATION a bus station; the brands alone are the brands', () => {
+    expect(brandOf("JOE'S AUTO BODY SHOP", { country: 'US' })).toBeNull();
+    expect(enrich({ raw_description: "JOE'S AUTO BODY SHOP", country: 'US' }).sub_category.id).toBe('16-7');
+    expect(brandOf('BODY SHOP 123 LONDON', { country: 'GB' })).toBe('the-body-shop');
+    expect(brandOf('VICTORIA COACH STATION CAFE', { country: 'GB' })).toBeNull();
+  });
+});
+
 describe('a weak alias followed by any other trade’s word is a namesake', () => {
   it('TARGET ELECTRIC COOP is a power co-operative, not the store; TARGET 1234 is the store', () => {
     const e = enrich({ raw_description: 'TARGET ELECTRIC COOP', country: 'US' });
@@ -565,6 +574,16 @@ describe('an international chain’s distinctive name outside its listed countri
   it('a local chain’s one-word name abroad stays a namesake', () => {
     // Woolworths (two local chains, neither in Britain) is the rule's own case.
     expect(brandOf('WOOLWORTHS', { country: 'GB' })).toBeNull();
+  });
+
+  it('a local brand’s name that is also a trade phrase names the trade abroad, the brand at home', () => {
+    expect(brandOf('SPEEDY RENT A CAR DUBAI', { country: 'AE' })).toBeNull();
+    expect(enrich({ raw_description: 'SPEEDY RENT A CAR DUBAI', country: 'AE' }).sub_category.id).toBe(
+      '16-8',
+    );
+    expect(brandOf('RENT A CAR PARIS 15', { country: 'FR' })).toBe('rent-a-car-fr');
+    expect(brandOf('POST OFFICE DUBAI', { country: 'AE' })).toBeNull();
+    expect(brandOf('POST OFFICE LONDON', { country: 'GB' })).toBe('post-office-uk');
   });
 });
 
