@@ -653,10 +653,20 @@ function keywordReason(k: FoundKeyword): string {
  * only (`PHARMAC`, `TRADIN`, `SUPERMARKE`): that trade. Five letters at least, and never a word the
  * engine knows whole (a brand's, a place's, a rule's word).
  */
+const ARABIC_LETTER = /[\u0621-\u064a]/;
+/** ة as the tokenizer folds it. */
+const TA_MARBUTA = '\u0647';
+
 function cutKeyword(text: NormalizedText, snapshot: Snapshot): FoundKeyword | null {
   const word = text.merchant().lastWord;
   if (word.length < MIN_CUT_KEYWORD || snapshot.vocabulary.is(word, WORD.whole)) return null;
-  const found = snapshot.keywordPrefixes.longerThan(word);
+  let found = snapshot.keywordPrefixes.longerThan(word);
+  // An Arabic word without its final ة is another word, not a cut one: `البلدي` (local, as in
+  // عيش بلدي) is not `البلدية` (the municipality).
+  if (ARABIC_LETTER.test(word)) {
+    const feminine = new Set(snapshot.keywordPrefixes.exactly(word + TA_MARBUTA));
+    if (feminine.size > 0) found = found.filter((k) => !feminine.has(k));
+  }
   const first = found[0];
   if (!first || found.some((k) => k.sub_category_id !== first.sub_category_id)) return null;
   return { ...first, cut: word };

@@ -71,6 +71,18 @@ describe('alertSegment', () => {
     expect(merchantOf('تم خصم 50 ريال من بطاقتك 1234 لدى مطعم السلام بتاريخ 2025')).toBe('مطعم السلام');
   });
 
+  it('reads the payee of a Gulf debit alert after لصالح (in favour of)', () => {
+    expect(merchantOf('تم خصم 12.500 د.ك من حسابك 1234 لصالح مكتبة المعرفة بتاريخ 05-12')).toBe(
+      'مكتبه المعرفه',
+    );
+  });
+
+  it('reads Uzbek alerts: a purchase word, the amount in sums, the merchant, the card', () => {
+    expect(merchantOf('Xarid 50000 UZS SAVDO MARKAZI OLMA karta *1234 qoldiq 100000 UZS')).toBe(
+      'savdo markazi olma',
+    );
+  });
+
   it('takes the words after the amount of a purchase word when nothing introduces the merchant', () => {
     expect(merchantOf('Покупка 500 р ПРОДУКТЫ У ДОМА Баланс: 1000 р')).toBe('produkty u doma');
     expect(merchantOf('ECMC1234 12:34 покупка 750р APTEKA PLUS Баланс: 10000р')).toBe('apteka plus');

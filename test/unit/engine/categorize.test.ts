@@ -1736,6 +1736,23 @@ describe('trade words of the region outside English', () => {
     ]);
   });
 
+  it('reads Egyptian and Gulf shop words: the bakery’s oven, the dentist’s clinic, the lab', () => {
+    expectKeywordAnswers([
+      ['فرن العيش البلدي', 'EG', '4-7'],
+      ['عيادة د. احمد لطب الاسنان', 'EG', '10-3'],
+      ['معمل تحاليل النور', 'EG', '10-1'],
+      ['FORN EL BALADY', 'EG', '4-7'],
+    ]);
+  });
+
+  it('an Arabic word without its final ة is another word, not a cut one (بلدي is not بلدية)', () => {
+    expect(enrich({ raw_description: 'العيش البلدي', country: 'EG' }).reasons.category).not.toMatch(/~cut:/);
+    // A word cut by the field width still reads.
+    expect(enrich({ raw_description: 'مركز السلام مستشف', country: 'EG' }).reasons.category).toBe(
+      'keyword:"مستشفى"~cut:"مستشف"',
+    );
+  });
+
   it('reads US statement trade words: cuisines, rinks, county clerks', () => {
     expectKeywordAnswers([
       ['GOLDEN DRAGON CHINESE', 'US', '4-1'],

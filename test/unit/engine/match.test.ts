@@ -318,6 +318,13 @@ describe('a brand’s words inside a longer trade phrase name the trade', () => 
   });
 });
 
+describe('cities in Uzbek Latin spelling are places, as a weak name’s second signal', () => {
+  it('KORZINKA TOSHKENT is the supermarket chain in Tashkent', () => {
+    expect(brandOf('KORZINKA TOSHKENT', { country: 'UZ' })).toBe('korzinka');
+    expect(brandOf('Xarid 50000 UZS KORZINKA SAMARQAND karta *1234', { country: 'UZ' })).toBe('korzinka');
+  });
+});
+
 describe('a weak alias followed by any other trade’s word is a namesake', () => {
   it('TARGET ELECTRIC COOP is a power co-operative, not the store; TARGET 1234 is the store', () => {
     const e = enrich({ raw_description: 'TARGET ELECTRIC COOP', country: 'US' });
