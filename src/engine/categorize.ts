@@ -648,15 +648,15 @@ function keywordReason(k: FoundKeyword): string {
   return k.cut === undefined ? `keyword:"${k.word}"` : `keyword:"${k.word}"~cut:"${k.cut}"`;
 }
 
+const ARABIC_LETTER = /[\u0621-\u064a]/;
+/** ة as the tokenizer folds it. */
+const TA_MARBUTA = '\u0647';
+
 /**
  * The merchant's last word, cut by the bank's fixed-width field, begins keywords of one sub-category
  * only (`PHARMAC`, `TRADIN`, `SUPERMARKE`): that trade. Five letters at least, and never a word the
  * engine knows whole (a brand's, a place's, a rule's word).
  */
-const ARABIC_LETTER = /[\u0621-\u064a]/;
-/** ة as the tokenizer folds it. */
-const TA_MARBUTA = '\u0647';
-
 function cutKeyword(text: NormalizedText, snapshot: Snapshot): FoundKeyword | null {
   const word = text.merchant().lastWord;
   if (word.length < MIN_CUT_KEYWORD || snapshot.vocabulary.is(word, WORD.whole)) return null;
