@@ -46,9 +46,10 @@ export function isMerchantClass(id: string): boolean {
 }
 
 /**
- * Languages of id-tagging-schema whose script the engine reads (Latin, Arabic, Cyrillic, which it
- * writes in Latin letters) and that the product's markets print merchant names in: the Gulf and the
- * Levant, North Africa, Europe, the CIS and the Balkans, South-East Asia, with their regional
+ * Languages of id-tagging-schema whose script the engine reads (Latin, Arabic; Cyrillic, Greek,
+ * Georgian and Armenian, which it writes in Latin letters) and that the product's markets print
+ * merchant names in: the Gulf and the Levant, North Africa, Europe (Greece and Cyprus among it), the
+ * CIS and the Caucasus, the Balkans, South-East Asia, with their regional
  * variants (Australian, Irish, Indian English: `chemist`, `bottle shop`; Brazilian Portuguese;
  * Belarusian in both spellings). More languages dilute the corpus with words no bank of ours prints.
  */
@@ -86,6 +87,9 @@ const PRESET_LANGUAGES = [
   'mk',
   'bg',
   'pl',
+  'el',
+  'ka',
+  'hy',
   'id',
   'ms',
 ];

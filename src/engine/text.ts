@@ -3,6 +3,7 @@
  * sides of every comparison go through exactly the same steps.
  */
 
+import { OTHER_SCRIPT, otherScriptsToLatin } from './other-scripts.js';
 import { WORD_HASH_SEED, wordHashStep } from './vocabulary.js';
 
 const ARABIC_INDIC_ZERO = 0x0660;
@@ -251,7 +252,7 @@ function foldChar(ch: string): string {
 /**
  * Lower-cases, removes Latin accents and Arabic diacritics (harakat, hamza marks, tatweel), folds
  * Arabic letter variants, turns Arabic-Indic digits into ASCII and drops apostrophes so that
- * `McDonald's` and `MCDONALDS` meet, and writes Cyrillic in Latin letters. Every other
+ * `McDonald's` and `MCDONALDS` meet, and writes Cyrillic, Greek, Georgian and Armenian in Latin letters. Every other
  * non-alphanumeric character later splits tokens.
  */
 export function foldText(input: string, keepCase = false): string {
@@ -261,11 +262,14 @@ export function foldText(input: string, keepCase = false): string {
     return keepCase ? stripped : stripped.toLowerCase();
   }
   // NFKD splits accented Latin letters and hamza-carrying alefs into base letter + combining mark.
-  const folded = (CYRILLIC_ANY.test(input) ? oneScriptWords(input) : input)
+  const unaccented = (CYRILLIC_ANY.test(input) ? oneScriptWords(input) : input)
     .replace(CYRILLIC, transliterateCyrillic)
     .normalize('NFKD')
-    .replace(DROPPED, '')
-    .replace(FOLDED, foldChar);
+    .replace(DROPPED, '');
+  const folded = (OTHER_SCRIPT.test(unaccented) ? otherScriptsToLatin(unaccented) : unaccented).replace(
+    FOLDED,
+    foldChar,
+  );
   return keepCase ? folded : folded.toLowerCase();
 }
 

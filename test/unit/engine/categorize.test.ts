@@ -169,6 +169,20 @@ describe('non-merchant patterns', () => {
     }
   });
 
+  it('reads cash withdrawals worded in Azerbaijani, Uzbek, Georgian, Armenian and Persian', () => {
+    for (const text of [
+      'NAGD PUL CIXARILMASI 200 AZN',
+      'Nağdlaşdırma 100 AZN',
+      'NAQD PUL YECHISH 500000 UZS',
+      'Naqdlashtirish UZCARD',
+      'ნაღდი ფული 100 GEL',
+      'Կանխիկացում 20000 AMD',
+      'برداشت از خودپرداز',
+    ]) {
+      expect(enrich({ raw_description: text, direction: 'DEBIT' }).sub_category.id, text).toBe('2-1');
+    }
+  });
+
   it('an ATM named on a credit is a deposit at the machine; on a debit a withdrawal', () => {
     expect(enrich({ raw_description: 'ATM 0123 DUBAI MARINA', direction: 'CREDIT' }).sub_category.id).toBe(
       '2-2',
@@ -1768,6 +1782,23 @@ describe('trade words of the region outside English', () => {
       ['TST* THE RUSTY NAIL PUB', 'US', '3-7'],
       ['CHINESE MEDICINE CLINIC', 'AE', '10-1'],
       ['NAILS BY JEN', 'US', '18-3'],
+    ]);
+  });
+});
+
+describe('trade words in Greek, Georgian and Armenian letters', () => {
+  it('name the trade in the script and in its Latin spelling', () => {
+    expectKeywordAnswers([
+      ['ΦΑΡΜΑΚΕΙΟ ΠΑΠΑΔΟΠΟΥΛΟΥ', 'GR', '10-2'],
+      ['FARMAKEIO PAPADOPOULOU', 'GR', '10-2'],
+      ['ΖΑΧΑΡΟΠΛΑΣΤΕΙΟ ΓΛΥΚΑ', 'GR', '4-7'],
+      ['ΠΡΑΤΗΡΙΟ ΚΑΥΣΙΜΩΝ ΓΕΩΡΓΙΟΥ', 'GR', '16-6'],
+      ['Ξενοδοχείο Ακρόπολις', 'GR', '17-1'],
+      ['აფთიაქი #5 ბათუმი', 'GE', '10-2'],
+      ['რესტორანი ძველი ქალაქი', 'GE', '4-1'],
+      ['SASTUMRO TBILISI', 'GE', '17-1'],
+      ['ԴԵՂԱՏՈՒՆ ԵՐԵՎԱՆ', 'AM', '10-2'],
+      ['Սրճարան Կենտրոն', 'AM', '4-3'],
     ]);
   });
 });

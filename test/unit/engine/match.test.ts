@@ -325,6 +325,15 @@ describe('cities in Uzbek Latin spelling are places, as a weak name’s second s
   });
 });
 
+describe('names in Greek, Georgian and Armenian letters meet the catalog’s Latin aliases', () => {
+  it('ΣΚΛΑΒΕΝΙΤΗΣ is Sklavenitis, ნიკორა is Nikora, ՍԱՍ ՍՈՒՊԵՐՄԱՐԿԵՏ is SAS', () => {
+    expect(brandOf('ΣΚΛΑΒΕΝΙΤΗΣ ΑΘΗΝΑ', { country: 'GR' })).toBe('sklavenitis');
+    expect(brandOf('ნიკორა თბილისი', { country: 'GE' })).toBe('nikora');
+    expect(brandOf('ავერსი #12', { country: 'GE' })).toBe('aversi');
+    expect(brandOf('ՍԱՍ ՍՈՒՊԵՐՄԱՐԿԵՏ', { country: 'AM' })).toBe('sas-supermarket');
+  });
+});
+
 describe('a weak alias followed by any other trade’s word is a namesake', () => {
   it('TARGET ELECTRIC COOP is a power co-operative, not the store; TARGET 1234 is the store', () => {
     const e = enrich({ raw_description: 'TARGET ELECTRIC COOP', country: 'US' });
