@@ -246,8 +246,8 @@ export const locationsSchema = z.object({
 export type Locations = z.infer<typeof locationsSchema>;
 
 /**
- * How card alerts word the merchant (data/alerts.json): introducers before it, terminators after it,
- * and the purchase words and currencies of alerts that name it right after the amount.
+ * How card alerts word the merchant (data/alerts.json): introducers before it, closers or terminators
+ * after it, and the purchase words and currencies of alerts that name it right after the amount.
  */
 export const alertsSchema = z.object({
   version: z.string(),
@@ -255,6 +255,11 @@ export const alertsSchema = z.object({
   introducers: z.array(z.string().min(1)).min(1),
   /** Weaker introducers (`من` is also "from your card"): used only when no strong one is present. */
   weak_introducers: z.array(z.string().min(1)),
+  /**
+   * Words that follow the merchant (Turkish `MIGROS isyerinde`, at the workplace MIGROS): the merchant
+   * is the words between the clause before it and the closer.
+   */
+  closers: z.array(z.string().min(1)).default([]),
   terminators: z.array(z.string().min(1)).min(1),
   /**
    * Words that end the merchant only before a number (`يوم 12/03`, `وقت 21:30`): before a word they

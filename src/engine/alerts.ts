@@ -1,8 +1,9 @@
 /**
  * Finds the merchant inside a bank alert sentence ("Purchase of AED 45.00 with Card ending 1234 at
  * CARREFOUR, DUBAI on 12/03", "شراء ... لدى: نعناع في: ...", "Покупка 500 р MAGNIT Баланс: ...") by
- * general wording rules from data/alerts.json: after the last introducer (a weak one only when no
- * strong one is present), else right after the amount that follows a purchase word (or right after a
+ * general wording rules from data/alerts.json: before a closer (Turkish `MIGROS isyerinde`), back to
+ * the clause before it; else after the last introducer (a weak one only when no strong one is
+ * present), else right after the amount that follows a purchase word (or right after a
  * purchase word that follows the amount: `150.00UAH Оплата. ATB. Бал.`); up to the first
  * clause about the date, card, amount or balance, or a word for the day or time before a number.
  */
@@ -13,6 +14,7 @@ import { tokenize } from './text.js';
 export interface AlertWords {
   readonly introducers: ReadonlySet<string>;
   readonly weakIntroducers: ReadonlySet<string>;
+  readonly closers: ReadonlySet<string>;
   readonly terminators: ReadonlySet<string>;
   readonly timeWords: ReadonlySet<string>;
   readonly purchaseWords: ReadonlySet<string>;
@@ -29,6 +31,7 @@ export function alertWords(alerts: Alerts): AlertWords {
   return {
     introducers: folded(alerts.introducers),
     weakIntroducers: folded(alerts.weak_introducers),
+    closers: folded(alerts.closers),
     terminators: folded(alerts.terminators),
     timeWords: folded(alerts.time_words),
     purchaseWords: folded(alerts.purchase_words),
@@ -51,6 +54,8 @@ export function alertSegment(tokens: readonly string[], words: AlertWords): [num
     // A descriptor with an "at" in its name (`BURJ KHALIFA AT THE TOP DUBAI`) is no sentence: an
     // alert also names an amount's currency, a purchase, the card or the balance.
     if (tokens.some((t) => alertWord(t, words))) {
+      const closed = beforeCloser(tokens, words);
+      if (closed) return closed;
       start = afterIntroducer(tokens, words.introducers);
       if (start < 0) start = afterIntroducer(tokens, words.weakIntroducers);
     }
@@ -89,6 +94,29 @@ function alertWord(token: string, words: AlertWords): boolean {
     words.terminators.has(token) ||
     gluedCurrency(token, words)
   );
+}
+
+/** Names longer than this before a closer are a clause the closer does not end. */
+const MAX_CLOSED_TOKENS = 6;
+
+/**
+ * The words before the first closer, back to the clause before them: the nearest amount, date,
+ * currency, introducer, purchase word or terminator (`kartinizla 12.03.2025 tarihinde MIGROS
+ * KADIKOY isyerinde 150,00 TL harcama`).
+ */
+function beforeCloser(tokens: readonly string[], words: AlertWords): [number, number] | null {
+  const closer = tokens.findIndex((t, i) => i > 0 && words.closers.has(t));
+  if (closer < 0) return null;
+  // `MIGROS uye isyerinde`, at the member workplace: a word of the clause may sit before the closer.
+  let end = closer;
+  while (end > 0 && words.terminators.has(tokens[end - 1] as string)) end--;
+  let start = end;
+  while (start > 0) {
+    const token = tokens[start - 1] as string;
+    if (STARTS_WITH_DIGIT.test(token) || alertWord(token, words) || words.introducers.has(token)) break;
+    start--;
+  }
+  return start < end && end - start <= MAX_CLOSED_TOKENS ? [start, end] : null;
 }
 
 /** The token after the last introducer that has a name after it, or -1. */

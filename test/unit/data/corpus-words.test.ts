@@ -37,7 +37,7 @@ describe('data/model/corpus-words.json', () => {
 
   it('has alert templates in the languages of our banks, each naming the merchant once', () => {
     expect(new Set(words.alert_templates.map((t) => t.lang))).toEqual(
-      new Set(['en', 'ar', 'ru', 'uk', 'be', 'kk', 'fr', 'de']),
+      new Set(['en', 'ar', 'ru', 'uk', 'be', 'kk', 'fr', 'de', 'es', 'pt', 'tr']),
     );
     for (const t of words.alert_templates) expect(t.template.split('{m}')).toHaveLength(2);
   });

@@ -83,6 +83,33 @@ describe('alertSegment', () => {
     );
   });
 
+  it('reads Spanish and Portuguese alerts: the merchant after en/em, before the amount, card or date', () => {
+    expect(merchantOf('Compra con tarjeta terminada en 1234 en FARMACIA SAN JOSE por 45,00 EUR')).toBe(
+      'farmacia san jose',
+    );
+    expect(merchantOf('Se ha realizado un cargo de 120,50 MXN en ABARROTES LUPITA el 12/03/2025')).toBe(
+      'abarrotes lupita',
+    );
+    // `el` before a word is part of a name, not the date.
+    expect(merchantOf('Compra de 80,00 EUR en EL RINCON DE PEPE con su tarjeta')).toBe('el rincon de pepe');
+    expect(
+      merchantOf(
+        'Compra aprovada no cartao final 1234 em PADARIA BOA VISTA valor R$ 25,90 em 12/03 as 14:22',
+      ),
+    ).toBe('padaria boa vista');
+  });
+
+  it('reads Turkish alerts: the merchant before isyerinde, back to the clause before it', () => {
+    expect(
+      merchantOf(
+        '1234 ile biten kartinizla 12.03.2025 tarihinde KARDESLER FIRINI isyerinde 150,00 TL harcama yapilmistir',
+      ),
+    ).toBe('kardesler firini');
+    expect(
+      merchantOf('Kartinizdan 85,00 TL tutarinda ESKI KITAPCI uye isyerinden alisveris yapilmistir'),
+    ).toBe('eski kitapci');
+  });
+
   it('takes the words after the amount of a purchase word when nothing introduces the merchant', () => {
     expect(merchantOf('Покупка 500 р ПРОДУКТЫ У ДОМА Баланс: 1000 р')).toBe('produkty u doma');
     expect(merchantOf('ECMC1234 12:34 покупка 750р APTEKA PLUS Баланс: 10000р')).toBe('apteka plus');
