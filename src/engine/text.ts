@@ -252,8 +252,8 @@ function foldChar(ch: string): string {
 /**
  * Lower-cases, removes Latin accents and Arabic diacritics (harakat, hamza marks, tatweel), folds
  * Arabic letter variants, turns Arabic-Indic digits into ASCII and drops apostrophes so that
- * `McDonald's` and `MCDONALDS` meet, and writes Cyrillic, Greek, Georgian and Armenian in Latin letters. Every other
- * non-alphanumeric character later splits tokens.
+ * `McDonald's` and `MCDONALDS` meet, and writes Cyrillic, Greek, Georgian and Armenian in Latin
+ * letters. Every other non-alphanumeric character later splits tokens.
  */
 export function foldText(input: string, keepCase = false): string {
   // Most descriptors are plain ASCII: nothing to decompose or fold but case and apostrophes.
