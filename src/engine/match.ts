@@ -60,8 +60,12 @@ export function matchBrand(
       alert: false,
       rulePhrases: text.merchantHits.patterns,
     };
+    const merchantVenues = venuesIn(text.merchantHits.aliases);
     const usable = text.merchantHits.aliases.filter(
-      (m) => !namedOtherwise(m, merchant, snapshot) && !insideTradePhrase(m, merchant.tokens),
+      (m) =>
+        !namedOtherwise(m, merchant, snapshot) &&
+        !insideTradePhrase(m, merchant.tokens) &&
+        !insideVenueName(m, merchantVenues),
     );
     collect(candidates, usable, merchant, text.merchantTokens.length, mcc, country, snapshot);
   }
@@ -86,7 +90,8 @@ export function matchBrand(
       (overlapsMask(m, text.masked) && !extendsThePrefix(m, text)) ||
       namesAPlace(m, text, venues, snapshot) ||
       namedOtherwise(m, description, snapshot) ||
-      insideTradePhrase(m, text.tokens);
+      insideTradePhrase(m, text.tokens) ||
+      insideVenueName(m, venues);
     if (drop) kept ??= all.slice(0, i);
     else kept?.push(m);
   }
@@ -246,6 +251,16 @@ function venuesIn(matches: readonly TokenMatch<AliasRef>[]): readonly TokenMatch
   let venues: TokenMatch<AliasRef>[] | null = null;
   for (const m of matches) if (m.value.brand.venue) (venues ??= []).push(m);
   return venues ?? NO_MATCHES;
+}
+
+/**
+ * A brand's name inside a longer venue name is the venue's sponsor, not the merchant: `COCA-COLA
+ * ARENA` is the arena (which, as a venue, still gives way to a shop named before it), `MALL OF THE
+ * EMIRATES` is no flight.
+ */
+function insideVenueName(m: TokenMatch<AliasRef>, venues: readonly TokenMatch<AliasRef>[]): boolean {
+  if (m.value.brand.venue) return false;
+  return venues.some((v) => v.start <= m.start && m.end <= v.end && v.end - v.start > m.end - m.start);
 }
 
 function venueStartsAt(index: number, venues: readonly TokenMatch<AliasRef>[]): boolean {

@@ -110,6 +110,17 @@ describe('alertSegment', () => {
     ).toBe('eski kitapci');
   });
 
+  it('a closer takes the name back to the start of the text, and at most six words of it', () => {
+    expect(merchantOf('MIGROS KADIKOY isyerinde 150,00 TL harcama yapilmistir')).toBe('migros kadikoy');
+    const clause = 'kartinizla 12.03.2025 tarihinde';
+    const after = 'isyerinde 150,00 TL harcama yapilmistir';
+    expect(merchantOf(`${clause} BIR IKI UC DORT BES ALTI ${after}`)).toBe('bir iki uc dort bes alti');
+    // Seven words before a closer are a clause it does not end; no other rule reads this text either.
+    expect(merchantOf(`${clause} BIR IKI UC DORT BES ALTI YEDI ${after}`)).toBeNull();
+    // Nothing between the clause and the closer: no name, rather than the clause's words.
+    expect(merchantOf(`${clause} ${after}`)).toBeNull();
+  });
+
   it('takes the words after the amount of a purchase word when nothing introduces the merchant', () => {
     expect(merchantOf('Покупка 500 р ПРОДУКТЫ У ДОМА Баланс: 1000 р')).toBe('produkty u doma');
     expect(merchantOf('ECMC1234 12:34 покупка 750р APTEKA PLUS Баланс: 10000р')).toBe('apteka plus');

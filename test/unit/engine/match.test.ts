@@ -816,6 +816,14 @@ describe('venues (malls) yield to a shop brand in the same text', () => {
     }
     expect(brandOf('CITY STARS MALL', { country: 'EG' })).toBe('city-stars');
   });
+
+  it('a brand inside a venue named after it is the sponsor: the venue alone is the venue', () => {
+    expect(brandOf('COCA-COLA ARENA DUBAI')).toBe('coca-cola-arena');
+    expect(brandOf('ETIHAD ARENA ABU DHABI')).toBe('etihad-arena');
+    // The sponsor still names its own purchases, and a shop in the arena is still the shop.
+    expect(brandOf('ETIHAD AIRWAYS ABU DHABI')).toBe('etihad-airways');
+    expect(brandOf('STARBUCKS COCA COLA ARENA')).toBe('starbucks');
+  });
 });
 
 describe('fuzzy fallback', () => {
