@@ -12,7 +12,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_DATA_DIR, brandFiles } from '../src/data/load.js';
-import { brandFileSchema, businessLinesSchema, osmTagMapSchema, type Brand } from '../src/data/schemas.js';
+import {
+  brandFileSchema,
+  businessLinesSchema,
+  osmTagMapSchema,
+  type Brand,
+  type OsmTagMap,
+} from '../src/data/schemas.js';
 import { indentOf } from './alias-safety.js';
 import { FIRST_WORLD_ID, IMPORTED_REGIONS, WORLD, importBrands, type ImportedBrand } from './nsi/import.js';
 import { loadNsi } from './nsi/index-data.js';
@@ -43,7 +49,7 @@ function placed(
   return out as RawBrand;
 }
 
-export function readOsmTags(path: string): Record<string, string | null> {
+export function readOsmTags(path: string): OsmTagMap {
   if (!existsSync(path)) {
     throw new Error(
       `${path} not found: the OSM tag → sub-category map (data/osm-tags.json) decides each imported brand's category`,
@@ -51,7 +57,7 @@ export function readOsmTags(path: string): Record<string, string | null> {
   }
   const parsed = osmTagMapSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
   if (!parsed.success) throw new Error(`${path}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  return parsed.data.tags;
+  return parsed.data;
 }
 
 /** OSM tag → the business lines (data/business-lines.json `osm_tags`) its imported brands carry. */
@@ -74,7 +80,9 @@ export function runImport(
 ): { files: Map<string, string>; summary: Record<string, unknown> } {
   const files = new Map<string, string>();
   // The map first: without it nothing can be imported, and the index takes seconds to read.
-  const osmTags = readOsmTags(osmTagsPath);
+  const osmMap = readOsmTags(osmTagsPath);
+  const osmTags = osmMap.tags;
+  const osmRefinements = osmMap.refinements;
   const index = loadNsi();
   const curatedFiles = brandFiles(dataDir).filter((f) => f !== IMPORT_FILE && f !== WORLD_FILE);
   const raw = new Map<string, { text: string; json: { piece: string; brands: RawBrand[] } }>();
@@ -132,6 +140,7 @@ export function runImport(
   const lineTags = readLineTags(join(dataDir, 'business-lines.json'));
   const report = importBrands(index, {
     osmTags,
+    osmRefinements,
     lineTags,
     curated,
     curatedWikidata,
@@ -145,6 +154,7 @@ export function runImport(
   const worldPath = join(dataDir, 'brands', WORLD_FILE);
   const world = importBrands(index, {
     osmTags,
+    osmRefinements,
     lineTags,
     curated: [...curated, ...report.brands],
     curatedWikidata: new Set([

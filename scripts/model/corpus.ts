@@ -12,6 +12,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CorpusWords, OsmTagMap, ReferenceData } from '../../src/data/schemas.js';
+import { osmLabel } from '../nsi/osm-label.js';
 
 export type SourceName =
   | 'name-suggestion-index'
@@ -163,12 +164,19 @@ export function nsiSeeds(map: OsmTagMap): Seed[] {
     if (label === undefined || (label === null && !NSI_NON_MERCHANT_TAGS.has(tag))) continue;
     if (label !== null && !isMerchantClass(label)) continue;
     for (const item of nsi.nsi[key]?.items ?? []) {
+      const itemLabel = osmLabel(map, tag, item.tags) ?? label;
       const names = new Set<string>();
       if (item.displayName) names.add(item.displayName);
       for (const nk of NAME_KEYS) if (item.tags[nk]) names.add(item.tags[nk] as string);
       for (const m of (item.matchNames ?? []).slice(0, 3)) names.add(m);
       for (const text of names)
-        seeds.push({ text, label, source: 'name-suggestion-index', lang: scriptOf(text), kind: 'name' });
+        seeds.push({
+          text,
+          label: itemLabel,
+          source: 'name-suggestion-index',
+          lang: scriptOf(text),
+          kind: 'name',
+        });
     }
   }
   return seeds;

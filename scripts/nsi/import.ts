@@ -7,12 +7,13 @@
  * alias a curated brand owns in the same countries is dropped.
  */
 import { z } from 'zod';
-import type { Brand } from '../../src/data/schemas.js';
+import type { Brand, OsmTagMap } from '../../src/data/schemas.js';
 import { loadWordLists, weakness } from '../word-lists.js';
 import type { NsiIndex, NsiItem } from './index-data.js';
 import { toDisplayCase } from '../../src/engine/text.js';
 import { genericWords, tradeKeywords } from './generic-words.js';
 import { folded } from './link.js';
+import { osmLabel } from './osm-label.js';
 
 /** The product's home markets (issue 14; ../shared/eval/README.md). */
 export const MENA = ['AE', 'SA', 'KW', 'QA', 'BH', 'OM', 'EG', 'JO', 'LB', 'IQ', 'MA', 'TN', 'DZ'] as const;
@@ -139,6 +140,8 @@ export interface ImportReport {
 
 interface Options {
   readonly osmTags: Readonly<Record<string, string | null>>;
+  /** data/osm-tags.json `refinements`: a secondary tag that names another trade of the category. */
+  readonly osmRefinements?: OsmTagMap['refinements'];
   /** Line ids (data/business-lines.json) that the brands of an OSM tag carry besides their main trade. */
   readonly lineTags?: ReadonlyMap<string, readonly string[]>;
   readonly curated: readonly Brand[];
@@ -373,7 +376,11 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       skip('venue tag (mall)');
       continue;
     }
-    const sub = item.tag in options.osmTags ? options.osmTags[item.tag] : undefined;
+    const sub = osmLabel(
+      { tags: options.osmTags, refinements: options.osmRefinements ?? {} },
+      item.tag,
+      item.tags,
+    );
     const asCurated = COUNTERPARTY_TAGS.has(item.tag) ? counterparty.get(item.tag) : undefined;
     const subCategory = sub ?? asCurated?.sub;
     if (sub === undefined && !COUNTERPARTY_TAGS.has(item.tag)) {

@@ -284,6 +284,16 @@ export const osmTagMapSchema = z.object({
     z.string().regex(/^[a-z_:]+=[a-z0-9_-]+$/, 'OSM tag as key=value, lower case'),
     subCategoryId.nullable(),
   ),
+  /**
+   * Primary tag → secondary key → value → sub-category: where a secondary tag names another trade
+   * of the primary tag's category (`amenity=fast_food` + `cuisine=coffee_shop` is a coffee chain).
+   */
+  refinements: z
+    .record(
+      z.string().regex(/^[a-z_:]+=[a-z0-9_-]+$/, 'OSM tag as key=value, lower case'),
+      z.record(z.string().regex(/^[a-z_:]+$/, 'OSM key, lower case'), z.record(z.string(), subCategoryId)),
+    )
+    .default({}),
 });
 export type OsmTagMap = z.infer<typeof osmTagMapSchema>;
 

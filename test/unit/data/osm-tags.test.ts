@@ -46,6 +46,21 @@ describe('data/osm-tags.json', () => {
     expect(map.tags['shop=department_store']).toBe('13-10');
   });
 
+  it('refines a tag only by a sub-category of its own category, for a tag the map has', () => {
+    // A refinement names another trade of the same kind of place (a coffee chain filed as fast
+    // food); a secondary tag is never allowed to move a place to another category.
+    const refinements = Object.entries(map.refinements).flatMap(([tag, byKey]) =>
+      Object.values(byKey).flatMap((byValue) => Object.values(byValue).map((id) => ({ tag, id }))),
+    );
+    expect(refinements.length).toBeGreaterThan(0);
+    for (const { tag, id } of refinements) {
+      const base = map.tags[tag];
+      expect(base, tag).toBeTypeOf('string');
+      expect(subCategories.has(id), `${tag} → ${id}`).toBe(true);
+      expect(id.split('-')[0], `${tag} → ${id}`).toBe(base!.split('-')[0]);
+    }
+  });
+
   it('rejects a malformed tag and an unknown-shaped sub-category id, naming the field', () => {
     const dir = mkdtempSync(join(tmpdir(), 'osm-tags-'));
     writeFileSync(

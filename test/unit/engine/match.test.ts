@@ -645,6 +645,29 @@ describe('Egypt written MISR', () => {
   });
 });
 
+describe('a country named in French, Spanish or Arabic after a weak name', () => {
+  it('is a place, as MISR is: the brand of the account’s country stands before it', () => {
+    // Maghreb statements print the country in French; before this the word read as part of the
+    // merchant's name and the weak alias lost its second signal.
+    expect(brandOf('ORANGE MAROC CASABLANCA', { country: 'MA' })).toBe('orange');
+    expect(brandOf('SHELL TUNISIE', { country: 'TN' })).toBe('shell');
+    expect(brandOf('YASSIR ALGERIE', { country: 'DZ' })).toBe('yassir');
+    expect(brandOf('زين العراق', { country: 'IQ' })).toBe('zain');
+  });
+
+  it('still names nobody when only the country is left', () => {
+    expect(brandOf('ESPAGNE', { country: 'ES' })).toBeNull();
+  });
+});
+
+describe('a name the catalog gives up to a local brand', () => {
+  it('bare TANGO is the Dutch fuel chain in the Netherlands, not the tango.me app', () => {
+    expect(brandOf('TANGO AMSTERDAM', { country: 'NL' })).toBe('tango-tankstations');
+    expect(brandOf('TANGO.ME', { country: 'AE' })).toBe('tango');
+    expect(brandOf('TANGO DANCE STUDIO', { country: 'AE' })).toBeNull();
+  });
+});
+
 describe('a Lebanese supermarket chain by its short name', () => {
   it('LE CHARCUTIER is Charcutier Aoun in Lebanon', () => {
     expect(brandOf('POS LE CHARCUTIER ACHRAFIEH', { country: 'LB' })).toBe('charcutier-aoun');
