@@ -160,7 +160,12 @@ export function matchBrand(
  */
 function namesAnotherPayee(alias: AliasRef, text: NormalizedText, snapshot: Snapshot): boolean {
   if (text.hits.patterns.length > 0) return false;
-  const own = new Set([...tokenize(alias.text), ...CASH_WORDS]);
+  const own = new Set([...tokenize(alias.text), ...CASH_WORDS, ...OWN_SERVICE_WORDS]);
+  // The bank's other names in the same text are the bank again (`KFH KUWAIT FINANCE HOUSE`).
+  for (const m of text.hits.aliases) {
+    if (m.value.brand.family !== alias.brand.family) continue;
+    for (let i = m.start; i < m.end; i++) own.add(text.tokens[i] as string);
+  }
   const key = text.merchant().merchantKey;
   if (key === '') return false;
   const words = key.split(' ');
@@ -173,6 +178,9 @@ function namesAnotherPayee(alias: AliasRef, text: NormalizedText, snapshot: Snap
 
 /** Fewest letters of a city name cut by the field width that still says which city it was. */
 const MIN_CUT_CITY = 4;
+
+/** After a bank's or card issuer's name, its own services (`QI CARD SERVICES`), not another payee. */
+const OWN_SERVICE_WORDS = ['services', 'service'];
 
 /**
  * The words after the prefix only finish one of the intermediary's own names (`TABBY PAYMENTS`,

@@ -679,6 +679,15 @@ describe('precision: merchants whose names hold a non-merchant word', () => {
     expect(enrich({ raw_description: 'BARCLAYS BANK LON', country: 'GB' }).brand).toBeNull();
   });
 
+  it("the bank's other name or its own services beside its name are no payee either", () => {
+    // Short name and full name in one text, or the issuer's `SERVICES`: one bank, nobody behind it.
+    expect(enrich({ raw_description: 'KFH KUWAIT FINANCE HOUSE', country: 'KW' }).brand?.name).toBe(
+      'Kuwait Finance House',
+    );
+    expect(enrich({ raw_description: 'QI CARD SERVICES', country: 'IQ' }).brand?.name).toBe('Qi Card');
+    expect(enrich({ raw_description: 'TINKOFF ZHKU', country: 'RU' }).brand).toBeNull();
+  });
+
   it("words beginning the bank's own longer name, cut by the field width, are no payee either", () => {
     expect(enrich({ raw_description: 'TINKOFF CREDIT SYS', country: 'RU' }).brand?.name).toBe('T-Bank');
     expect(enrich({ raw_description: 'TINKOFF ZHKU', country: 'RU' }).brand).toBeNull();
