@@ -668,6 +668,19 @@ describe('a name the catalog gives up to a local brand', () => {
   });
 });
 
+describe('a brand named by a generic phrase', () => {
+  it('is matched by its own qualified names, not by the phrase anywhere', () => {
+    // Every Gulf city has a "City Centre"; the Dubai malls are the ones their names locate.
+    expect(brandOf('CITY CENTRE SALMIYA', { country: 'KW' })).not.toBe('maf-city-centre');
+    expect(brandOf('CITY CENTRE DEIRA', { country: 'AE' })).toBe('maf-city-centre');
+  });
+
+  it("a chain's own convenience format is its own brand, not the parent's supermarkets", () => {
+    expect(brandOf('MIGROLINO BERN', { country: 'CH' })).toBe('migrolino');
+    expect(brandOf('MIGROS ZUERICH', { country: 'CH' })).toBe('migros');
+  });
+});
+
 describe('a Lebanese supermarket chain by its short name', () => {
   it('LE CHARCUTIER is Charcutier Aoun in Lebanon', () => {
     expect(brandOf('POS LE CHARCUTIER ACHRAFIEH', { country: 'LB' })).toBe('charcutier-aoun');
