@@ -289,6 +289,7 @@ const GENERIC_OWNERS = new Set(
 
 export function importBrands(index: NsiIndex, options: Options): ImportReport {
   const lists = loadWordLists();
+  const osmMap = { tags: options.osmTags, refinements: options.osmRefinements ?? {} };
   const generic = genericWords();
   const trades = tradeKeywords();
   const skipped: Record<string, number> = {};
@@ -376,11 +377,7 @@ export function importBrands(index: NsiIndex, options: Options): ImportReport {
       skip('venue tag (mall)');
       continue;
     }
-    const sub = osmLabel(
-      { tags: options.osmTags, refinements: options.osmRefinements ?? {} },
-      item.tag,
-      item.tags,
-    );
+    const sub = osmLabel(osmMap, item.tag, item.tags);
     const asCurated = COUNTERPARTY_TAGS.has(item.tag) ? counterparty.get(item.tag) : undefined;
     const subCategory = sub ?? asCurated?.sub;
     if (sub === undefined && !COUNTERPARTY_TAGS.has(item.tag)) {
