@@ -136,4 +136,34 @@ describe('MerchantModel', () => {
     expect(model.classify([])).toBeNull();
     expect(model.classify(['saydaliya', 'noor'])).toEqual(model.classify(['saydaliya', 'noor']));
   });
+
+  it('gives the same verdict whatever it classified before (its scratch space keeps nothing)', () => {
+    const first = model.classify(['saydaliya', 'noor']);
+    for (const words of [['al', 'baik', 'broast'], ['petrol', 'station'], ['x'.repeat(40)]])
+      model.classify(words);
+    expect(model.classify(['saydaliya', 'noor'])).toEqual(first);
+  });
+
+  it('scores as the stored weights say: bias plus the class weights of each feature, scaled by 1/sqrt(n)', () => {
+    const { bias, offsets, entryClass, entryWeight, scale, bucketBits } = model.data;
+    const mask = (1 << bucketBits) - 1;
+    // Buckets with many entries, with few, and a repeated one: every path of the packed layout.
+    const buckets = new Uint32Array([0, 1, 7, 12345, 12345, mask, 99999]);
+    const expected = Array.from(bias, Number);
+    for (const h of buckets) {
+      const b = h & mask;
+      for (let e = offsets[b] as number; e < (offsets[b + 1] as number); e++) {
+        const k = entryClass[e] as number;
+        expected[k] =
+          (expected[k] as number) + ((entryWeight[e] as number) * scale) / Math.sqrt(buckets.length);
+      }
+    }
+    const got = model.scores(buckets, buckets.length);
+    expect(got.length).toBe(expected.length);
+    got.forEach((s, k) => expect(s).toBeCloseTo(expected[k] as number, 9));
+  });
+
+  it('scores no features as the biases alone', () => {
+    expect(Array.from(model.scores(new Uint32Array(0), 0))).toEqual(Array.from(model.data.bias, Number));
+  });
 });
