@@ -3,26 +3,39 @@ import { PrefixIndex } from './prefix-index.js';
 /** Words shorter than this are never read as a misspelt or cut-off brand name. */
 export const MIN_FUZZY_WORD = 6;
 
+/** A key indexed under one of its variants: itself (`skip` -1) or without the character at `skip`. */
+interface Variant<T> {
+  readonly key: string;
+  readonly value: T;
+  readonly skip: number;
+}
+
 /**
  * Typo-tolerant lookup of single tokens (one edit: insertion, deletion, substitution or adjacent
  * transposition), by the symmetric-delete method: every key is indexed under itself and each of its
  * one-character deletions, so a lookup costs a handful of map probes instead of a scan.
+ *
+ * Variants are never built as strings: a map key is the variant's hash, computed by skipping a
+ * character, and an entry found under it is compared character by character with the token's
+ * variant. Most tokens that reach this are unknown words with no neighbour, and making a dozen
+ * strings per token for nothing was most of the lookup's cost.
  */
 export class FuzzyIndex<T> {
-  private readonly byVariant = new Map<string, { key: string; value: T }[]>();
+  private readonly byVariant = new Map<number, Variant<T>[]>();
   private readonly prefixes: PrefixIndex<T>;
 
   constructor(entries: Iterable<{ readonly key: string; readonly value: T }>) {
     const all: { key: string; value: T }[] = [];
     for (const entry of entries) {
       all.push({ key: entry.key, value: entry.value });
-      for (const variant of variantsOf(entry.key)) {
-        let bucket = this.byVariant.get(variant);
+      for (let skip = -1; skip < entry.key.length; skip++) {
+        const h = variantHash(entry.key, skip);
+        let bucket = this.byVariant.get(h);
         if (!bucket) {
           bucket = [];
-          this.byVariant.set(variant, bucket);
+          this.byVariant.set(h, bucket);
         }
-        bucket.push({ key: entry.key, value: entry.value });
+        bucket.push({ key: entry.key, value: entry.value, skip });
       }
     }
     this.prefixes = new PrefixIndex(all);
@@ -40,10 +53,13 @@ export class FuzzyIndex<T> {
   lookup(token: string): T[] {
     const found: T[] = [];
     // Each key sits in several variant buckets; report each (key, value) pair once.
-    const seen = new Map<string, Set<T>>();
-    for (const variant of variantsOf(token)) {
-      for (const candidate of this.byVariant.get(variant) ?? []) {
-        if (candidate.key === token) continue;
+    let seen: Map<string, Set<T>> | null = null;
+    for (let skip = -1; skip < token.length; skip++) {
+      const bucket = this.byVariant.get(variantHash(token, skip));
+      if (!bucket) continue;
+      for (const candidate of bucket) {
+        if (candidate.key === token || !sameVariant(candidate.key, candidate.skip, token, skip)) continue;
+        seen ??= new Map();
         let values = seen.get(candidate.key);
         if (values?.has(candidate.value)) continue;
         if (!values) seen.set(candidate.key, (values = new Set()));
@@ -55,10 +71,26 @@ export class FuzzyIndex<T> {
   }
 }
 
-function variantsOf(key: string): string[] {
-  const out = [key];
-  for (let i = 0; i < key.length; i++) out.push(key.slice(0, i) + key.slice(i + 1));
-  return out;
+/** FNV-1a of `text` without the character at `skip` (-1: all of it), kept a small integer. */
+function variantHash(text: string, skip: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = 0; i < text.length; i++) if (i !== skip) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h & 0x3fffffff;
+}
+
+/** `a` without the character at `skipA` equals `b` without the one at `skipB` (-1: none skipped). */
+function sameVariant(a: string, skipA: number, b: string, skipB: number): boolean {
+  if (a.length - (skipA >= 0 ? 1 : 0) !== b.length - (skipB >= 0 ? 1 : 0)) return false;
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    if (i === skipA) i++;
+    if (j === skipB) j++;
+    if (i >= a.length || j >= b.length) return i >= a.length && j >= b.length;
+    if (a.charCodeAt(i) !== b.charCodeAt(j)) return false;
+    i++;
+    j++;
+  }
 }
 
 /** Damerau (optimal string alignment) distance ≤ 1, in linear time. */

@@ -143,6 +143,27 @@ describe('FuzzyIndex', () => {
     expect(shared.lookup('wasabl').sort()).toEqual(['wasabi-cloud', 'wasabi-restaurant']);
   });
 
+  // The index hashes variants and compares them character by character: whatever it does, it must
+  // find what a scan of every key finds. Small alphabets make hash buckets and repeated letters
+  // (`aab` loses an `a` two ways) common.
+  it('finds exactly the keys a scan of all keys finds, on random keys and tokens (seeded)', () => {
+    const random = seededRandom(7);
+    const word = (): string =>
+      Array.from({ length: 1 + Math.floor(random() * 7) }, () =>
+        'abcd'.charAt(Math.floor(random() * 4)),
+      ).join('');
+    const keys = [...new Set(Array.from({ length: 400 }, word))];
+    const scanned = new FuzzyIndex(keys.map((key) => ({ key, value: key })));
+    let hits = 0;
+    for (let round = 0; round < 2000; round++) {
+      const token = word();
+      const expected = keys.filter((k) => k !== token && osaDistance(k, token) === 1).sort();
+      expect(scanned.lookup(token).sort(), token).toEqual(expected);
+      hits += expected.length;
+    }
+    expect(hits).toBeGreaterThan(1000);
+  });
+
   describe('prefixLookup', () => {
     const prefixes = new FuzzyIndex([
       { key: 'starbucks', value: 'starbucks' },
