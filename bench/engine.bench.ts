@@ -154,10 +154,10 @@ function withUnknownMerchants(
 ): { transactions: Transaction[]; replaced: number } {
   const words = JSON.parse(readFileSync(join(DEFAULT_DATA_DIR, 'model', 'corpus-words.json'), 'utf8')) as {
     trade_words: { words: string[] }[];
-    neutral_names: string[][];
+    neutral_names: string[];
   };
   const trades = words.trade_words.flatMap((t) => t.words);
-  const names = words.neutral_names.flat();
+  const names = words.neutral_names;
   const cities = ['DUBAI', 'RIYADH', 'KUWAIT CITY', 'DOHA', 'MANAMA', 'MUSCAT', 'CAIRO', 'AMMAN', 'BEIRUT'];
   let replaced = 0;
   const out = list.map((t, i) => {

@@ -268,6 +268,11 @@ export const alertsSchema = z.object({
   time_words: z.array(z.string().min(1)).default([]),
   purchase_words: z.array(z.string().min(1)),
   currencies: z.array(z.string().min(1)),
+  /**
+   * Words for the card, read past with its last digits where they stand between the amount and the
+   * merchant (`Pokupka 560.00 RUR. Karta *1234. HIMCHISTKA`).
+   */
+  card_words: z.array(z.string().min(1)).default([]),
 });
 export type Alerts = z.infer<typeof alertsSchema>;
 

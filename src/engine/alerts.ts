@@ -19,6 +19,7 @@ export interface AlertWords {
   readonly timeWords: ReadonlySet<string>;
   readonly purchaseWords: ReadonlySet<string>;
   readonly currencies: ReadonlySet<string>;
+  readonly cardWords: ReadonlySet<string>;
 }
 
 function folded(words: readonly string[]): Set<string> {
@@ -36,6 +37,7 @@ export function alertWords(alerts: Alerts): AlertWords {
     timeWords: folded(alerts.time_words),
     purchaseWords: folded(alerts.purchase_words),
     currencies: folded(alerts.currencies),
+    cardWords: folded(alerts.card_words),
   };
 }
 
@@ -43,6 +45,9 @@ export function alertWords(alerts: Alerts): AlertWords {
 const MIN_ALERT_TOKENS = 6;
 /** An amount, perhaps with its currency glued on (`500р`, `45.00` splits into `45` `00`). */
 const AMOUNT = /^\d+[a-z\u0621-\u064a]{0,3}$/;
+
+/** The last digits of a card, perhaps behind a mask (`1234`, `xx1234`, `xxxx`). */
+const CARD_NUMBER = /^(?:x*\d+|x+)$/;
 
 /** A time or date after an introducer (`... on 12/03/24 at 14:22`) says when, not where. */
 const STARTS_WITH_DIGIT = /^\d/;
@@ -71,7 +76,16 @@ export function alertSegment(tokens: readonly string[], words: AlertWords): [num
     if (before) return before;
     start = afterAmount(tokens, words, true);
   }
-  if (start < 0) return null;
+  // A clause about the card may stand between the amount and the merchant: `Pokupka 560.00 RUR.
+  // Karta *1234. HIMCHISTKA`, `Achat 120,00 MAD CARTE 1234 PHARMACIE DU CENTRE`.
+  while (
+    start >= 0 &&
+    start + 1 < tokens.length &&
+    words.cardWords.has(tokens[start] as string) &&
+    CARD_NUMBER.test(tokens[start + 1] as string)
+  )
+    start += 2;
+  if (start < 0 || start >= tokens.length) return null;
   let end = tokens.length;
   for (let j = start + 1; j < tokens.length; j++) {
     const token = tokens[j] as string;
@@ -137,6 +151,8 @@ function beforeAmount(tokens: readonly string[], words: AlertWords): [number, nu
     if (!words.purchaseWords.has(tokens[p] as string)) continue;
     for (let a = p + 2; a <= p + 4 && a < tokens.length; a++) {
       if (!AMOUNT.test(tokens[a] as string)) continue;
+      // `Pokupka 560.00 RUR`: the amount follows the word, and this number is its decimals.
+      if (a === p + 2 && AMOUNT.test(tokens[p + 1] as string)) return null;
       const { next, currency } = amountEnd(tokens, a, words);
       const closes = next >= tokens.length || words.terminators.has(tokens[next] as string);
       if (!closes || !(currency || words.currencies.has(tokens[a - 1] as string))) return null;
@@ -144,7 +160,10 @@ function beforeAmount(tokens: readonly string[], words: AlertWords): [number, nu
       // `Покупка карта 1234 500 RUB`, `Покупка ATB Баланс 100 RUB`: the words before this amount
       // hold a clause about the card or balance, so the merchant is not there alone.
       for (let i = p + 1; i < end; i++) if (words.terminators.has(tokens[i] as string)) return null;
-      return end > p + 1 ? [p + 1, end] : null;
+      // `Achat TPE 120,00 MAD`: a second purchase word is no merchant.
+      let first = p + 1;
+      while (first < end && words.purchaseWords.has(tokens[first] as string)) first++;
+      return first < end ? [first, end] : null;
     }
     return null;
   }

@@ -362,8 +362,10 @@ function collect(
     // A mall or park named after the merchant is its address (`IQOS BOUTIQUE DUBAI MALL`).
     if (brand.venue && !leads) continue;
     // One word followed by another trade's word names a namesake: `OMEGA RESTAURANT` is a
-    // restaurant called Omega, not the watchmaker.
-    if (m.end - m.start === 1 && !mccAgrees && namesAnotherTrade(m, source, snapshot)) continue;
+    // restaurant called Omega, not the watchmaker. So does an ordinary (weak) name of any length
+    // followed closely by one: `AL MAHA FLOWERS`, `LINCOLN FAMILY DENTAL`.
+    if ((m.end - m.start === 1 || m.value.weak) && !mccAgrees && namesAnotherTrade(m, source, snapshot))
+      continue;
     const inSegment = source.name === 'merchant_name' || (m.start >= anchor && m.end <= source.end);
     // In a bank alert, a bank or other financial brand outside the merchant's part of the sentence
     // is the channel that sends it (`Your Emirates NBD card ... at AL FARES TRADING`), never the
@@ -569,7 +571,9 @@ const DEPARTMENT_STORES = '13-10';
 /**
  * A category keyword of another shop-front trade (of any other trade, after a weak alias) right
  * after the one-word match (`OMEGA RESTAURANT`, `NAKHEEL CAFETERIA`, `CARROLL ELECTRIC`), unless the
- * brand has a line of business in that trade or is a grocer or department store.
+ * brand has a line of business in that trade or is a grocer or department store. After a weak alias
+ * the trade word may also come a word or two later: an ordinary name is as often the first words of
+ * a shop's name (`LINCOLN FAMILY DENTAL`).
  */
 function namesAnotherTrade(
   m: TokenMatch<AliasRef>,
@@ -577,14 +581,16 @@ function namesAnotherTrade(
   snapshot: Snapshot,
 ): boolean {
   const i = m.end;
+  const weak = m.value.weak;
   const stop = Math.min(end > i ? end : tokens.length, i + 3);
   if (i >= stop || masked[i] === true) return false;
-  if ((snapshot.vocabulary.flags(ids[i] as number) & WORD.term) === 0) return false;
+  if (!weak && (snapshot.vocabulary.flags(ids[i] as number) & WORD.term) === 0) return false;
   const brand = m.value.brand;
   // Grocers and department stores have departments of other shop-front trades (`CARREFOUR PHARMACY`).
   const departments = brand.category_id === GROCERIES || brand.sub_category_id === DEPARTMENT_STORES;
   for (const k of snapshot.keywords.searchIds(ids, i, stop)) {
-    if (k.start !== i) continue;
+    if (k.start !== i && !weak) continue;
+    if (masked[k.start] === true) continue;
     // Words any seller uses (`store`, `trading`) name no other trade.
     if (k.value.rank === ANY_SELLER_RANK) continue;
     const sub = k.value.sub_category_id;
@@ -593,7 +599,7 @@ function namesAnotherTrade(
     // A weak alias is an ordinary word: any other trade's word after it (`CARROLL ELECTRIC`, `TARGET
     // INSURANCE`) names a namesake. A distinctive name is taken over words of other kinds of payees
     // (`UBER TRIP`, `NETFLIX SUBSCRIPTION`), only not over another shop front's.
-    if (SHOP_FRONT_CATEGORIES.has(category) ? departments : !m.value.weak) continue;
+    if (SHOP_FRONT_CATEGORIES.has(category) ? departments : !weak) continue;
     if (brand.lines.some((l) => l.sub_category_id.slice(0, l.sub_category_id.indexOf('-')) === category))
       continue;
     return true;

@@ -17,6 +17,28 @@ function merchantOf(text: string): string | null {
   return segment ? tokens.slice(segment[0], segment[1]).join(' ') : null;
 }
 
+describe('alertSegment: the card between the amount and the merchant', () => {
+  it('reads past a card word and its digits (Alfa-Bank in Latin letters, Moroccan card alerts)', () => {
+    expect(merchantOf('Alfa-Bank: Pokupka 560.00 RUR. Karta *1234. HIMCHISTKA. Ostatok 12000.00 RUR')).toBe(
+      'himchistka',
+    );
+    expect(merchantOf('Achat TPE 120,00 MAD CARTE 1234 PHARMACIE DU CENTRE RABAT 01/11/26')).toBe(
+      'pharmacie du centre rabat 01 11 26',
+    );
+  });
+
+  it('takes neither the decimals of an amount nor a second purchase word for the merchant', () => {
+    expect(merchantOf('Pokupka 560.00 RUR APTEKA NA LENINA Ostatok 100.00 RUR')).toBe('apteka na lenina');
+    expect(merchantOf('Achat TPE 45,00 MAD CARTE 9876 EPICERIE EL HOUDA')).toBe('epicerie el houda');
+  });
+
+  it('a card word followed by a name is no card clause', () => {
+    expect(merchantOf('Purchase of AED 45.00 at CARD FACTORY DUBAI MALL on 12/03/2024')).toBe(
+      'card factory dubai mall',
+    );
+  });
+});
+
 describe('alertSegment', () => {
   it('finds the merchant after an introducer and before the date, card or balance clause', () => {
     expect(

@@ -1795,6 +1795,48 @@ describe('trade words of the region outside English', () => {
   });
 });
 
+describe('shop words found missing by statement and alert probes of unknown local merchants', () => {
+  it('reads Maghreb, Levantine and Egyptian Arabic and Maghreb French shop words', () => {
+    expectKeywordAnswers([
+      ['مجزرة الأطلس', 'MA', '6-4'],
+      ['مخبزة النور', 'MA', '4-7'],
+      ['AGZAKHANET DR MAGDY', 'EG', '10-2'],
+      ['MOHAMMASET EL SAFA', 'EG', '6-4'],
+      ['MAGHSALAT SAYYARAT AL LOULOA', 'KW', '16-7'],
+      ['التنظيف الجاف الحديث', 'SA', '7-3'],
+      ['QUINCAILLERIE AL AMAL', 'MA', '13-11'],
+      ['CLINIQUE EL AMAL SFAX', 'TN', '10-1'],
+      ['OPTIQUE EL AMAL ORAN', 'DZ', '10-5'],
+      ['AL RAWABI FURNISHED APT', 'AE', '17-1'],
+      ['AL AMANA DOCUMENTS CLEARING', 'AE', '12-8'],
+      ['LA BELLA LADIES BEAUTY JEDDAH', 'SA', '18-3'],
+    ]);
+  });
+
+  it('reads French, Belarusian and English shop words of Europe, the US and Australia', () => {
+    expectKeywordAnswers([
+      ['CB CAVISTE DU MARCHE', 'FR', '4-6'],
+      ['CB SALLE DE SPORT FORME', 'FR', '18-2'],
+      ['KRAMA PRADUKTY BREST BLR', 'BY', '6-1'],
+      ['KHAN NEWSAGENTS LEEDS', 'GB', '6-3'],
+      ['SMITHS MOTOR REPAIRS', 'GB', '16-7'],
+      ['CRYSTAL WINDOW CLEANERS', 'GB', '7-2'],
+      ['NORTHCOTE MEATS', 'AU', '6-4'],
+      ['BAYSIDE SWIM SCHOOL', 'AU', '19-3'],
+    ]);
+  });
+
+  it('an inn, wings or a doctor’s title yields to the trade word beside it', () => {
+    expectKeywordAnswers([
+      ['THE CROWN INN FREEHOUSE', 'GB', '3-7'],
+      ['SKY WINGS TRAVEL & TOUR KUWAIT KW', 'KW', '17-4'],
+      ['CABINET DENTAIRE DR BENALI', 'TN', '10-3'],
+      ['THE RED LION INN', 'GB', '17-1'],
+      ['BUFFALO WINGS DUBAI', 'AE', '4-4'],
+    ]);
+  });
+});
+
 describe('trade words in Greek, Georgian and Armenian letters', () => {
   it('name the trade in the script and in its Latin spelling', () => {
     expectKeywordAnswers([

@@ -334,6 +334,18 @@ describe('names in Greek, Georgian and Armenian letters meet the catalog’s Lat
   });
 });
 
+describe('a weak alias with another trade’s word a word or two after it is a namesake', () => {
+  it('LINCOLN FAMILY DENTAL is a dentist and AL MAHA FLOWERS a florist; their brands’ own words keep them', () => {
+    expect(brandOf('LINCOLN FAMILY DENTAL', { country: 'US' })).toBeNull();
+    expect(enrich({ raw_description: 'LINCOLN FAMILY DENTAL', country: 'US' }).sub_category.id).toBe('10-3');
+    expect(brandOf('AL MAHA FLOWERS SOHAR', { country: 'OM' })).toBeNull();
+    expect(enrich({ raw_description: 'AL MAHA FLOWERS SOHAR', country: 'OM' }).sub_category.id).toBe('13-1');
+    expect(brandOf('AL MAHA SOHAR', { country: 'OM' })).toBe('al-maha-petroleum');
+    expect(brandOf('AL MAHA PETROL STATION', { country: 'OM' })).toBe('al-maha-petroleum');
+    expect(brandOf('LINCOLN DEALER', { country: 'US' })).toBe('lincoln');
+  });
+});
+
 describe('a weak alias followed by any other trade’s word is a namesake', () => {
   it('TARGET ELECTRIC COOP is a power co-operative, not the store; TARGET 1234 is the store', () => {
     const e = enrich({ raw_description: 'TARGET ELECTRIC COOP', country: 'US' });
