@@ -383,10 +383,11 @@ function collect(
     // distinctive name is the chain wherever the card was used (`STARBUCKS` in Kazakhstan, whose
     // country list the catalog may not have caught up with; its ordinary-word names are weak).
     // So is a local brand's name that is also a trade phrase (`RENT A CAR` in Dubai is any car
-    // rental, not the French company).
+    // rental, not the French company), or that is made of ordinary words (a weak alias: `DAR AL
+    // SHIFA`, house of healing, names clinics and pharmacies across the region).
     if (
       !countryAgrees &&
-      (m.end - m.start === 1 || m.value.tradePhrase) &&
+      (m.end - m.start === 1 || m.value.tradePhrase || m.value.weak) &&
       !mccAgrees &&
       !isInternational(brand) &&
       !isRegional(brand, country, snapshot)

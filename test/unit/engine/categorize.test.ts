@@ -23,6 +23,10 @@ describe('non-merchant patterns', () => {
     ['PAYROLL ACME TRADING', 'CREDIT', '8-2', 'salary'],
     ['WPS SALARY TRANSFER', 'CREDIT', '8-2', 'salary'],
     ['راتب شهر مارس', 'CREDIT', '8-2', 'salary'],
+    // `your salary` with its pronoun, and a loan and a remittance named in full (alert probes)
+    ['تم إيداع راتبكم بمبلغ 9,800.00 ريال في حسابكم', 'CREDIT', '8-2', 'salary'],
+    ['تم خصم قسط القرض الشخصي بمبلغ 1,500 ريال', 'DEBIT', '9-3', 'loan_personal'],
+    ['حوالة واردة من الخارج بمبلغ 2,500 دولار', 'CREDIT', '14-5', 'remittance'],
     ['PENSION PAYMENT', 'CREDIT', '8-1', 'pension'],
     ['معاش تقاعدي', 'CREDIT', '8-1', 'pension'],
     // ATM

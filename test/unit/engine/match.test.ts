@@ -346,6 +346,17 @@ describe('a weak alias with another trade’s word a word or two after it is a n
   });
 });
 
+describe('a local brand’s ordinary-word name outside its countries is a namesake', () => {
+  it('DAR AL SHIFA (house of healing) in Qatar is a pharmacy, in Kuwait the hospital', () => {
+    expect(brandOf('DAR AL SHIFA PHARMACY 2 DOHA QA', { country: 'QA' })).toBeNull();
+    expect(
+      enrich({ raw_description: 'DAR AL SHIFA PHARMACY 2 DOHA QA', country: 'QA' }).sub_category.id,
+    ).toBe('10-2');
+    expect(brandOf('DAR AL SHIFA KUWAIT', { country: 'KW' })).toBe('dar-al-shifa-hospital');
+    expect(brandOf('DAR AL SHIFA HOSPITAL', { country: 'QA' })).toBe('dar-al-shifa-hospital');
+  });
+});
+
 describe('a weak alias followed by any other trade’s word is a namesake', () => {
   it('TARGET ELECTRIC COOP is a power co-operative, not the store; TARGET 1234 is the store', () => {
     const e = enrich({ raw_description: 'TARGET ELECTRIC COOP', country: 'US' });
