@@ -346,6 +346,23 @@ describe('a weak alias with another trade’s word a word or two after it is a n
   });
 });
 
+describe('short and local forms of city names are places, a weak chain name’s second signal', () => {
+  it('PEREKRESTOK SPB is the supermarket in St Petersburg; NEW WORLD THORNDON the NZ grocer', () => {
+    expect(brandOf('PEREKRESTOK SPB RUS', { country: 'RU' })).toBe('perekrestok');
+    expect(brandOf('PETROVICH SPB RUS', { country: 'RU' })).toBe('petrovich');
+    expect(brandOf('NEW WORLD THORNDON WELLINGTON', { country: 'NZ' })).toBe('new-world-nz');
+  });
+});
+
+describe('a chain renamed in one country is that country’s brand there', () => {
+  it('WOOLWORTHS in New Zealand is the former Countdown, in Australia Woolworths Australia', () => {
+    expect(brandOf('WOOLWORTHS NZ 9123 NEWMARKET AUCKLAND', { country: 'NZ' })).toBe('countdown');
+    expect(brandOf('WOOLWORTHS 1234 SYDNEY AU', { country: 'AU' })).toBe('woolworths-au');
+    expect(brandOf('TARGET 5215 BELCONNEN ACT', { country: 'AU' })).toBe('target-australia');
+    expect(brandOf('TARGET 1234', { country: 'US' })).toBe('target');
+  });
+});
+
 describe('a local brand’s ordinary-word name outside its countries is a namesake', () => {
   it('DAR AL SHIFA (house of healing) in Qatar is a pharmacy, in Kuwait the hospital', () => {
     expect(brandOf('DAR AL SHIFA PHARMACY 2 DOHA QA', { country: 'QA' })).toBeNull();
