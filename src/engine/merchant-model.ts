@@ -139,11 +139,7 @@ export class MerchantModel {
     return { best, probability: byCategory[category] as number, none };
   }
 
-  /** Calibrated class probabilities for the given feature hashes. */
-  probabilities(buckets: Uint32Array, count: number): Float64Array {
-    return this.probabilitiesInto(new Float64Array(this.classCount), buckets, count);
-  }
-
+  /** Calibrated class probabilities for the given feature hashes, written into `out`. */
   private probabilitiesInto(out: Float64Array, buckets: Uint32Array, count: number): Float64Array {
     const scores = this.scoresInto(out, buckets, count);
     const t = this.data.temperature;
